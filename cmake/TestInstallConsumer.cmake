@@ -1,0 +1,80 @@
+# Run as `cmake -D... -P TestInstallConsumer.cmake` (the ctest `install_consumer`).
+#
+# 1. installs the tenet build tree TENET_BINARY_DIR into WORK_DIR/prefix,
+# 2. configures and builds the consumer project CONSUMER_SOURCE_DIR against that prefix only,
+# 3. runs the consumer binary.
+# Any failing step fails the test.
+#
+# Inputs: TENET_BINARY_DIR, CONSUMER_SOURCE_DIR, WORK_DIR, CXX_COMPILER, GENERATOR
+# Optional: CONFIG, GENERATOR_PLATFORM, EXPECTED_VERSION
+cmake_minimum_required(VERSION 3.20)
+
+foreach(var TENET_BINARY_DIR CONSUMER_SOURCE_DIR WORK_DIR CXX_COMPILER GENERATOR)
+    if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
+        message(FATAL_ERROR "TestInstallConsumer.cmake: -D${var}=... is required")
+    endif()
+endforeach()
+
+set(prefix "${WORK_DIR}/prefix")
+set(build "${WORK_DIR}/build")
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+
+# Runs a command, echoes its output, and stops the test when it fails.
+function(run_step what)
+    message(STATUS "install_consumer: ${what}")
+    execute_process(COMMAND ${ARGN}
+        RESULT_VARIABLE rc
+        OUTPUT_VARIABLE out
+        ERROR_VARIABLE out)
+    message("${out}")
+    if(NOT rc EQUAL 0)
+        message(FATAL_ERROR "install_consumer: ${what} failed (${rc})")
+    endif()
+endfunction()
+
+set(config_args)
+if(CONFIG)
+    set(config_args --config "${CONFIG}")
+endif()
+
+run_step("install tenet into ${prefix}"
+    "${CMAKE_COMMAND}" --install "${TENET_BINARY_DIR}" --prefix "${prefix}" ${config_args})
+
+set(configure_args -G "${GENERATOR}")
+if(GENERATOR_PLATFORM)
+    list(APPEND configure_args -A "${GENERATOR_PLATFORM}")
+endif()
+if(CONFIG)
+    list(APPEND configure_args "-DCMAKE_BUILD_TYPE=${CONFIG}")
+endif()
+if(EXPECTED_VERSION)
+    list(APPEND configure_args "-DTENET_EXPECTED_VERSION=${EXPECTED_VERSION}")
+endif()
+run_step("configure the consumer"
+    "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}" -B "${build}" ${configure_args}
+    "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}"
+    "-DCMAKE_PREFIX_PATH=${prefix}"
+    # Only the scratch prefix may satisfy find_package(tenet): no user/system package registry.
+    -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
+    -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF)
+
+# The package must come from the scratch prefix, not from a tenet installed elsewhere.
+file(STRINGS "${build}/CMakeCache.txt" tenet_dir_line REGEX "^tenet_DIR:")
+string(REGEX REPLACE "^tenet_DIR:[A-Z]+=" "" tenet_dir "${tenet_dir_line}")
+file(REAL_PATH "${prefix}" real_prefix)
+file(REAL_PATH "${tenet_dir}" real_tenet_dir)
+string(FIND "${real_tenet_dir}" "${real_prefix}/" at)
+if(NOT at EQUAL 0)
+    message(FATAL_ERROR
+        "install_consumer: tenet was found in '${tenet_dir}', not under the prefix '${prefix}'")
+endif()
+
+run_step("build the consumer" "${CMAKE_COMMAND}" --build "${build}" ${config_args})
+
+# Single-config generators put the binary in the build root, multi-config ones in <CONFIG>/.
+set(exe "${build}/tenet_consumer")
+if(NOT EXISTS "${exe}" AND CONFIG)
+    set(exe "${build}/${CONFIG}/tenet_consumer")
+endif()
+run_step("run the consumer" "${exe}")

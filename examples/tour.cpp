@@ -1,0 +1,3 @@
+#include <tenet/tenet.hpp>
+#include <iostream>
+int main() { std::cout << "tenet " << tenet::version() << "\n"; }

@@ -1,0 +1,79 @@
+#pragma once
+// Device: where a tensor's storage lives. `cpu` or `cuda:N`, parsed from strings
+// as PyTorch parses them ("cpu", "cuda", "cuda:1").
+
+#include <cctype>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "tenet/core/errors.hpp"
+
+namespace tenet {
+
+enum class DeviceType : int8_t { CPU, CUDA };
+
+inline constexpr DeviceType kCPU = DeviceType::CPU;
+inline constexpr DeviceType kCUDA = DeviceType::CUDA;
+
+class Device {
+public:
+    /// A device type with an optional index; -1 means "the current device" (as PyTorch).
+    constexpr Device(DeviceType type = DeviceType::CPU, int index = -1) : type_(type), index_(index) {}  // NOLINT
+    /// Parses "cpu", "cuda", "cuda:N".
+    Device(std::string_view spec) { *this = parse(spec); }  // NOLINT: implicit, as torch::Device
+    Device(const char* spec) : Device(std::string_view(spec)) {}  // NOLINT
+
+    constexpr DeviceType type() const { return type_; }
+    constexpr int index() const { return index_; }
+    constexpr bool has_index() const { return index_ >= 0; }
+    constexpr bool is_cpu() const { return type_ == DeviceType::CPU; }
+    constexpr bool is_cuda() const { return type_ == DeviceType::CUDA; }
+
+    std::string str() const {
+        std::string s = is_cpu() ? "cpu" : "cuda";
+        if (has_index()) s += ":" + std::to_string(index_);
+        return s;
+    }
+    friend constexpr bool operator==(Device a, Device b) { return a.type_ == b.type_ && a.index_ == b.index_; }
+    friend std::ostream& operator<<(std::ostream& os, Device d) { return os << d.str(); }
+
+private:
+    static Device parse(std::string_view spec) {
+        const auto colon = spec.find(':');
+        const std::string_view name = spec.substr(0, colon);
+        DeviceType type;
+        if (name == "cpu") type = DeviceType::CPU;
+        else if (name == "cuda") type = DeviceType::CUDA;
+        else detail::fail<device_error>("Device: expected one of cpu, cuda device type at start of device string: ",
+                                        spec);
+        if (colon == std::string_view::npos) return Device(type);
+        const std::string_view digits = spec.substr(colon + 1);
+        bool ok = !digits.empty() && digits.size() < 9;
+        for (char c : digits) ok = ok && std::isdigit(static_cast<unsigned char>(c));
+        if (!ok) detail::fail<device_error>("Device: invalid device string: '", spec, "'");
+        const int index = std::stoi(std::string(digits));
+        if (type == DeviceType::CPU && index != 0)
+            detail::fail<device_error>("Device: CPU device index must be -1 or zero, got ", index);
+        return Device(type, index);
+    }
+
+    DeviceType type_;
+    int index_;
+};
+
+/// Whether this build of tenet can run on CUDA devices. The device backend is not
+/// part of this build yet, so CUDA tensors are refused with a device_error.
+inline bool cuda_is_available() { return false; }
+
+namespace detail {
+/// Throws unless `device` can hold tensors in this build. `op` names the caller.
+inline void check_device_supported(Device device, const char* op) {
+    if (device.is_cuda())
+        fail<device_error>(op, ": cannot create a tensor on ", device,
+                           ": tenet was built without CUDA support (no CUDA device available)");
+}
+}  // namespace detail
+
+}  // namespace tenet

@@ -1,0 +1,141 @@
+#pragma once
+// Element types. A tensor's element type is part of its C++ type (`Tensor<float>`);
+// `DType` is the run-time name of it, for printing, I/O and interop. The dtype
+// constants (`kFloat32`, `kInt64`, ...) are tag objects: they convert to `DType` and
+// also carry the C++ type, so `t.to(kFloat64)` is statically typed `Tensor<double>`.
+
+#include <cstdint>
+#include <ostream>
+#include <string_view>
+#include <type_traits>
+
+#include "tenet/core/half.hpp"
+
+namespace tenet {
+
+/// Run-time element type, in PyTorch's order.
+enum class ScalarType : int8_t { Bool, UInt8, Int8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64 };
+
+/// The element types a tensor may hold.
+template <class T>
+concept Element = std::is_same_v<T, bool> || std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> ||
+                  std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> ||
+                  std::is_same_v<T, Half> || std::is_same_v<T, BFloat16> || std::is_same_v<T, float> ||
+                  std::is_same_v<T, double>;
+
+template <class T>
+struct is_reduced_float : std::bool_constant<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>> {};
+
+/// Floating element types, including the 16-bit ones.
+template <class T>
+concept FloatingElement = Element<T> && (std::is_floating_point_v<T> || is_reduced_float<T>::value);
+
+/// Integral element types, bool excluded.
+template <class T>
+concept IntegralElement = Element<T> && std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+namespace detail {
+template <class T>
+constexpr ScalarType scalar_type_of() {
+    if constexpr (std::is_same_v<T, bool>) return ScalarType::Bool;
+    else if constexpr (std::is_same_v<T, uint8_t>) return ScalarType::UInt8;
+    else if constexpr (std::is_same_v<T, int8_t>) return ScalarType::Int8;
+    else if constexpr (std::is_same_v<T, int16_t>) return ScalarType::Int16;
+    else if constexpr (std::is_same_v<T, int32_t>) return ScalarType::Int32;
+    else if constexpr (std::is_same_v<T, int64_t>) return ScalarType::Int64;
+    else if constexpr (std::is_same_v<T, Half>) return ScalarType::Float16;
+    else if constexpr (std::is_same_v<T, BFloat16>) return ScalarType::BFloat16;
+    else if constexpr (std::is_same_v<T, float>) return ScalarType::Float32;
+    else return ScalarType::Float64;
+}
+}  // namespace detail
+
+/// A run-time element type. Prints as PyTorch does, with tenet's prefix: `tenet.float32`.
+class DType {
+public:
+    constexpr DType(ScalarType s) : type_(s) {}  // NOLINT: implicit on purpose, like c10
+    constexpr ScalarType scalar_type() const { return type_; }
+
+    /// PyTorch's name without the module prefix: "float32", "int64", "bool", ...
+    constexpr std::string_view name() const {
+        constexpr std::string_view names[] = {"bool",    "uint8",    "int8",    "int16",   "int32",
+                                              "int64",   "float16",  "bfloat16", "float32", "float64"};
+        return names[static_cast<int>(type_)];
+    }
+    constexpr int64_t itemsize() const {
+        constexpr int64_t sizes[] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+        return sizes[static_cast<int>(type_)];
+    }
+    constexpr bool is_floating_point() const { return type_ >= ScalarType::Float16; }
+    constexpr bool is_signed() const { return type_ != ScalarType::Bool && type_ != ScalarType::UInt8; }
+
+    friend constexpr bool operator==(DType a, DType b) { return a.type_ == b.type_; }
+    friend std::ostream& operator<<(std::ostream& os, DType d) { return os << "tenet." << d.name(); }
+
+private:
+    ScalarType type_;
+};
+
+/// The DType of a C++ element type.
+template <Element T>
+inline constexpr DType dtype_of = DType(detail::scalar_type_of<T>());
+
+/// A dtype constant that also carries its C++ type (see the file comment).
+template <Element T>
+struct dtype_t {
+    using type = T;
+    constexpr operator DType() const { return dtype_of<T>; }  // NOLINT: implicit on purpose
+    friend constexpr bool operator==(dtype_t, DType d) { return dtype_of<T> == d; }
+    friend std::ostream& operator<<(std::ostream& os, dtype_t) { return os << dtype_of<T>; }
+};
+
+inline constexpr dtype_t<bool> kBool{};
+inline constexpr dtype_t<uint8_t> kUInt8{};
+inline constexpr dtype_t<int8_t> kInt8{};
+inline constexpr dtype_t<int16_t> kInt16{};
+inline constexpr dtype_t<int32_t> kInt32{};
+inline constexpr dtype_t<int64_t> kInt64{};
+inline constexpr dtype_t<Half> kFloat16{};
+inline constexpr dtype_t<BFloat16> kBFloat16{};
+inline constexpr dtype_t<float> kFloat32{};
+inline constexpr dtype_t<double> kFloat64{};
+// LibTorch's alternative spellings.
+inline constexpr dtype_t<uint8_t> kByte{};
+inline constexpr dtype_t<int8_t> kChar{};
+inline constexpr dtype_t<int16_t> kShort{};
+inline constexpr dtype_t<int32_t> kInt{};
+inline constexpr dtype_t<int64_t> kLong{};
+inline constexpr dtype_t<Half> kHalf{};
+inline constexpr dtype_t<float> kFloat{};
+inline constexpr dtype_t<double> kDouble{};
+
+/// PyTorch's default floating dtype. Fixed at float32: element types are static in tenet.
+inline constexpr DType get_default_dtype() { return kFloat32; }
+
+/// The element type a C++ literal gets when tenet infers it, as PyTorch infers it from
+/// Python values: bool -> bool, any integer -> int64, any floating value -> float32.
+template <class V>
+using default_element_t =
+    std::conditional_t<std::is_same_v<V, bool>, bool,
+                       std::conditional_t<std::is_integral_v<V>, int64_t,
+                                          std::conditional_t<is_reduced_float<V>::value, V, float>>>;
+
+/// Calls `f(dtype_t<T>{})` for the C++ type named by a run-time DType.
+template <class F>
+decltype(auto) visit_dtype(DType d, F&& f) {
+    switch (d.scalar_type()) {
+        case ScalarType::Bool: return f(kBool);
+        case ScalarType::UInt8: return f(kUInt8);
+        case ScalarType::Int8: return f(kInt8);
+        case ScalarType::Int16: return f(kInt16);
+        case ScalarType::Int32: return f(kInt32);
+        case ScalarType::Int64: return f(kInt64);
+        case ScalarType::Float16: return f(kFloat16);
+        case ScalarType::BFloat16: return f(kBFloat16);
+        case ScalarType::Float32: return f(kFloat32);
+        case ScalarType::Float64: return f(kFloat64);
+    }
+    return f(kFloat32);  // unreachable: every ScalarType is handled above
+}
+
+}  // namespace tenet

@@ -1,0 +1,323 @@
+#pragma once
+// Tensor<T>: a handle to a strided view (offset, sizes, strides) of shared storage
+// holding elements of type T. Copying a handle aliases the tensor, as in LibTorch;
+// `clone()` copies the data. Views (transpose, index, view, expand, ...) are O(1)
+// and share storage, so writes through a view are seen by every tensor sharing it.
+//
+// Assignment follows LibTorch:
+//   y = x;                      rebinds the name y (no data is written)
+//   t[0] = 5;  t.index({...}) = x;   writes data through the temporary view
+//   y.copy_(x);  y.fill_(v);    write data into y
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "tenet/core/convert.hpp"
+#include "tenet/core/nested_list.hpp"
+#include "tenet/core/strided_loop.hpp"
+#include "tenet/core/tensor_impl.hpp"
+#include "tenet/core/tensor_options.hpp"
+
+namespace tenet {
+
+/// A scalar a tensor can be filled with or converted from: any arithmetic type or a 16-bit float.
+template <class S>
+concept Scalar = std::is_arithmetic_v<S> || is_reduced_float<S>::value;
+
+template <class T>
+class Tensor;
+
+namespace detail {
+template <class T>
+inline constexpr bool always_false = false;
+
+/// Throws unless the tensor's data is addressable from the host.
+inline void check_host_access(const TensorBase& t, const char* op) {
+    if (!t.device().is_cpu())
+        fail<device_error>(op, ": cannot access the data of a tensor on ", t.device(),
+                           " from the host; copy it with .cpu() first");
+}
+
+/// PyTorch refuses to write to a tensor in which two indices share one element.
+inline void check_no_internal_overlap(const TensorImpl& t, const char* op) {
+    for (size_t d = 0; d < t.sizes.size(); ++d)
+        if (t.strides[d] == 0 && t.sizes[d] > 1)
+            fail<error>(op, ": unsupported operation: more than one element of the written-to tensor refers to a "
+                            "single memory location (sizes ", t.sizes, ", strides ", t.strides,
+                        "). Please clone() the tensor before performing the operation.");
+}
+
+/// Whether the storage bytes touched by two views of one storage may intersect.
+inline bool may_overlap(const TensorImpl& a, const TensorImpl& b) {
+    if (a.storage != b.storage) return false;
+    const int64_t a_end = storage_extent(a.sizes, a.strides, a.offset) * a.dtype.itemsize();
+    const int64_t b_end = storage_extent(b.sizes, b.strides, b.offset) * b.dtype.itemsize();
+    if (a_end == 0 || b_end == 0) return false;
+    const int64_t a_begin = a.offset * a.dtype.itemsize(), b_begin = b.offset * b.dtype.itemsize();
+    return a_begin < b_end && b_begin < a_end;
+}
+}  // namespace detail
+
+template <class T>
+class Tensor : public TensorBase {
+    static_assert(Element<T>,
+                  "tenet: unsupported element type: Tensor<T> holds bool, uint8_t, int8_t, int16_t, int32_t, "
+                  "int64_t, tenet::Half, tenet::BFloat16, float or double");
+
+public:
+    using value_type = T;
+
+    /// An undefined tensor (no storage); assign a tensor to it before use.
+    Tensor() = default;
+    explicit Tensor(TensorImplPtr impl) : TensorBase(std::move(impl)) {
+        if (impl_ && impl_->dtype != dtype_of<T>)
+            detail::fail<dtype_error>("Tensor: expected dtype ", dtype_of<T>, " but the tensor holds ", impl_->dtype);
+    }
+
+    Tensor(const Tensor&) = default;
+    Tensor(Tensor&&) noexcept = default;
+    ~Tensor() = default;
+
+    // ---- Assignment (see the file comment) -----------------------------------------
+    Tensor& operator=(const Tensor&) & = default;
+    Tensor& operator=(Tensor&&) & noexcept = default;
+    /// Writes `src` (broadcast) into the view this temporary refers to.
+    Tensor& operator=(const Tensor& src) && { return copy_(src); }
+    template <class U>
+    Tensor& operator=(const Tensor<U>& src) && {
+        return copy_(src);
+    }
+    /// Fills the view this temporary refers to.
+    template <Scalar S>
+    Tensor& operator=(S value) && {
+        return fill_(value);
+    }
+    template <Scalar S>
+    Tensor& operator=(S) & {
+        static_assert(detail::always_false<S>,
+                      "tenet: assigning a scalar to a named tensor is ambiguous; use t.fill_(v) to write every "
+                      "element, or assign through a view: t.index({...}) = v");
+        return *this;
+    }
+
+    // ---- Data access -----------------------------------------------------------------
+    /// Pointer to the first element (the storage's base plus the storage offset).
+    template <class U = T>
+    U* data_ptr() const {
+        static_assert(std::is_same_v<U, T>, "tenet: data_ptr<U>() must name the tensor's own element type");
+        return static_cast<T*>(impl().storage->data()) + impl().offset;
+    }
+    T* data() const { return data_ptr(); }
+
+    /// The whole storage as a 1-D tensor (shares it: writes are seen by every view).
+    Tensor storage() const {
+        const auto n = static_cast<int64_t>(impl().storage->nbytes() / sizeof(T));
+        return Tensor(detail::make_view(impl(), IntArray{n}, IntArray{1}, 0));
+    }
+
+    /// Element at the given indices (one per dim; negative counts from the end).
+    template <std::integral... I>
+    T& operator()(I... indices) const {
+        detail::check_host_access(*this, "operator()");
+        const std::array<int64_t, sizeof...(I)> idx{static_cast<int64_t>(indices)...};
+        if (static_cast<int64_t>(idx.size()) != dim())
+            detail::fail<index_error>("operator(): expected ", dim(), " indices for a tensor of shape ", sizes(),
+                                      ", got ", idx.size());
+        int64_t offset = impl().offset;
+        for (size_t d = 0; d < idx.size(); ++d)
+            offset += detail::wrap_index(idx[d], impl().sizes[d], static_cast<int64_t>(d), "operator()") *
+                      impl().strides[d];
+        return static_cast<T*>(impl().storage->data())[offset];
+    }
+
+    /// The value of a one-element tensor.
+    template <class U = T>
+    U item() const {
+        if (numel() != 1)
+            detail::fail<shape_error>("item: a Tensor with ", numel(),
+                                      " elements cannot be converted to Scalar (shape ", sizes(), ")");
+        detail::check_host_access(*this, "item");
+        return convert<U>(*data_ptr());
+    }
+
+    /// The elements in row-major order.
+    std::vector<T> to_vector() const {
+        detail::check_host_access(*this, "to_vector");
+        std::vector<T> out;
+        out.reserve(static_cast<size_t>(numel()));
+        const T* base = static_cast<const T*>(impl().storage->data());
+        detail::for_each_offset<1>(sizes(), {strides()}, {storage_offset()},
+                                   [&](const std::array<int64_t, 1>& o) { out.push_back(base[o[0]]); });
+        return out;
+    }
+
+    /// The elements as nested lists (PyTorch's tolist()); a 0-d tensor gives a bare value.
+    NestedList<T> tolist() const {
+        detail::check_host_access(*this, "tolist");
+        const T* base = static_cast<const T*>(impl().storage->data());
+        auto build = [&](auto&& self, size_t d, int64_t offset) -> NestedList<T> {
+            if (d == sizes().size()) return {base[offset]};
+            std::vector<NestedList<T>> items;
+            items.reserve(static_cast<size_t>(sizes()[d]));
+            for (int64_t i = 0; i < sizes()[d]; ++i) items.push_back(self(self, d + 1, offset + i * strides()[d]));
+            return {std::move(items)};
+        };
+        return build(build, 0, storage_offset());
+    }
+
+    // ---- Views (O(1), sharing storage) ----------------------------------------------
+    /// A view with a new shape (one size may be -1); throws when the strides forbid it.
+    Tensor view(const IntArray& shape) const { return wrap(detail::view(impl(), shape)); }
+    /// A view when the strides allow it, else a contiguous copy.
+    Tensor reshape(const IntArray& shape) const {
+        const IntArray sizes = detail::infer_size(shape, numel(), "reshape");
+        if (detail::view_strides(impl().sizes, impl().strides, sizes)) return view(sizes);
+        return contiguous_copy().view(sizes);
+    }
+    template <class U>
+    Tensor view_as(const Tensor<U>& other) const {
+        return view(other.sizes());
+    }
+    template <class U>
+    Tensor reshape_as(const Tensor<U>& other) const {
+        return reshape(other.sizes());
+    }
+    /// Merges dims start_dim..end_dim into one (a view when possible, as reshape).
+    Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const {
+        if (dim() == 0) return reshape({1});
+        const int64_t s = detail::wrap_dim(start_dim, dim(), "flatten");
+        const int64_t e = detail::wrap_dim(end_dim, dim(), "flatten");
+        if (s > e) detail::fail<index_error>("flatten: start_dim (", start_dim, ") cannot come after end_dim (", end_dim, ")");
+        if (s == e) return *this;
+        IntArray shape;
+        for (int64_t d = 0; d < s; ++d) shape.push_back(sizes()[d]);
+        int64_t merged = 1;
+        for (int64_t d = s; d <= e; ++d) merged *= sizes()[d];
+        shape.push_back(merged);
+        for (int64_t d = e + 1; d < dim(); ++d) shape.push_back(sizes()[d]);
+        return reshape(shape);
+    }
+    /// Removes every size-1 dim.
+    Tensor squeeze() const { return wrap(detail::squeeze(impl(), std::nullopt)); }
+    /// Removes dim `d` if its size is 1; otherwise returns an unchanged view.
+    Tensor squeeze(int64_t d) const { return wrap(detail::squeeze(impl(), d)); }
+    /// Inserts a size-1 dim at `d` (negative counts from the end: -1 appends).
+    Tensor unsqueeze(int64_t d) const { return wrap(detail::unsqueeze(impl(), d)); }
+    Tensor& squeeze_() { return reshape_in_place(detail::squeeze(impl(), std::nullopt)); }
+    Tensor& squeeze_(int64_t d) { return reshape_in_place(detail::squeeze(impl(), d)); }
+    Tensor& unsqueeze_(int64_t d) { return reshape_in_place(detail::unsqueeze(impl(), d)); }
+    Tensor transpose(int64_t d0, int64_t d1) const { return wrap(detail::transpose(impl(), d0, d1)); }
+    Tensor& transpose_(int64_t d0, int64_t d1) { return reshape_in_place(detail::transpose(impl(), d0, d1)); }
+    /// Transpose of a matrix (<= 2-D).
+    Tensor t() const { return wrap(detail::matrix_t(impl())); }
+    Tensor& t_() { return reshape_in_place(detail::matrix_t(impl())); }
+    Tensor permute(const IntArray& dims) const { return wrap(detail::permute(impl(), dims)); }
+    /// Broadcasts size-1 dims (and new leading dims) to `sizes` without copying; -1 keeps a size.
+    Tensor expand(const IntArray& sizes) const { return wrap(detail::expand(impl(), sizes)); }
+    template <class U>
+    Tensor expand_as(const Tensor<U>& other) const {
+        return expand(other.sizes());
+    }
+    Tensor narrow(int64_t dim, int64_t start, int64_t length) const {
+        return wrap(detail::narrow(impl(), dim, start, length));
+    }
+    Tensor select(int64_t dim, int64_t index) const { return wrap(detail::select(impl(), dim, index)); }
+    Tensor slice(int64_t dim, std::optional<int64_t> start = std::nullopt, std::optional<int64_t> end = std::nullopt,
+                 int64_t step = 1) const {
+        return wrap(detail::slice(impl(), dim, Slice(start, end, step)));
+    }
+    /// The row view `t[i]` (select along dim 0).
+    Tensor operator[](int64_t i) const { return select(0, i); }
+    /// LibTorch's indexing: `t.index({Slice(1, None), 2, None, Ellipsis})`.
+    Tensor index(std::initializer_list<TensorIndex> indices) const { return wrap(detail::index(impl(), indices)); }
+    /// Writes a tensor or scalar into the indexed view (LibTorch's index_put_ with basic indices).
+    template <class V>
+    Tensor& index_put_(std::initializer_list<TensorIndex> indices, const V& value) {
+        index(indices) = value;
+        return *this;
+    }
+
+    // ---- Copies ------------------------------------------------------------------------
+    /// Itself when already contiguous, else a contiguous copy.
+    Tensor contiguous() const { return is_contiguous() ? *this : contiguous_copy(); }
+    /// A copy with fresh storage; keeps the memory order of a dense layout (PyTorch's preserve_format).
+    Tensor clone() const {
+        Tensor out(detail::make_dense_impl(sizes(), detail::dense_strides_like(sizes(), strides()), dtype(), device()));
+        out.copy_(*this);
+        return out;
+    }
+    /// Converts to element type U (a new tensor; itself when U is T).
+    template <class U>
+    Tensor<U> to() const {
+        if constexpr (std::is_same_v<U, T>) {
+            return *this;
+        } else {
+            Tensor<U> out(
+                detail::make_dense_impl(sizes(), detail::dense_strides_like(sizes(), strides()), dtype_of<U>, device()));
+            out.copy_(*this);
+            return out;
+        }
+    }
+    template <class U>
+    Tensor<U> to(dtype_t<U>) const {
+        return to<U>();
+    }
+    /// Converts to the element type of `other`.
+    template <class U>
+    Tensor<U> type_as(const Tensor<U>&) const {
+        return to<U>();
+    }
+
+    // ---- In-place writes (each bumps the storage's version counter) -----------------
+    /// Copies `src` (broadcast to this shape, converted to T) into this tensor.
+    template <class U>
+    Tensor& copy_(const Tensor<U>& src) {
+        detail::check_host_access(*this, "copy_");
+        detail::check_host_access(src, "copy_");
+        detail::check_no_internal_overlap(impl(), "copy_");
+        if constexpr (std::is_same_v<U, T>)
+            if (is_same(src)) return *this;
+        // Reading from memory we are about to write: read everything first.
+        const Tensor<U> source = detail::may_overlap(impl(), src.impl()) ? src.clone() : src;
+        auto [src_sizes, src_strides] = detail::expand_geometry(source.sizes(), source.strides(), sizes(), "copy_");
+        T* dst = static_cast<T*>(impl().storage->data());
+        const U* from = static_cast<const U*>(source.impl().storage->data());
+        detail::for_each_offset<2>(sizes(), {strides(), src_strides}, {storage_offset(), source.storage_offset()},
+                                   [&](const std::array<int64_t, 2>& o) { dst[o[0]] = convert<T>(from[o[1]]); });
+        impl().storage->bump_version();
+        return *this;
+    }
+    /// Sets every element to `value` (converted to T).
+    template <Scalar S>
+    Tensor& fill_(S value) {
+        detail::check_host_access(*this, "fill_");
+        detail::check_no_internal_overlap(impl(), "fill_");
+        const T v = convert<T>(value);
+        T* dst = static_cast<T*>(impl().storage->data());
+        detail::for_each_offset<1>(sizes(), {strides()}, {storage_offset()},
+                                   [&](const std::array<int64_t, 1>& o) { dst[o[0]] = v; });
+        impl().storage->bump_version();
+        return *this;
+    }
+    Tensor& zero_() { return fill_(0); }
+
+private:
+    static Tensor wrap(TensorImplPtr p) { return Tensor(std::move(p)); }
+    Tensor contiguous_copy() const {
+        Tensor out(detail::make_contiguous_impl(sizes(), dtype(), device()));
+        out.copy_(*this);
+        return out;
+    }
+    /// The in-place shape ops change this tensor's own geometry (seen through every handle copy).
+    Tensor& reshape_in_place(TensorImplPtr p) {
+        impl().sizes = std::move(p->sizes);
+        impl().strides = std::move(p->strides);
+        impl().offset = p->offset;
+        return *this;
+    }
+};
+
+}  // namespace tenet

@@ -1,0 +1,302 @@
+#pragma once
+// TensorImpl: what a tensor handle points to — a storage and the geometry of one
+// view into it (offset, sizes, strides, in elements), plus its run-time dtype.
+// `TensorBase` is the handle without the element type: everything that does not
+// depend on T (metadata, views) lives here and is compiled once, not once per T.
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <vector>
+#include <memory>
+#include <utility>
+
+#include "tenet/core/dtype.hpp"
+#include "tenet/core/geometry.hpp"
+#include "tenet/core/indexing.hpp"
+#include "tenet/core/storage.hpp"
+
+namespace tenet {
+
+struct TensorImpl {
+    StoragePtr storage;
+    int64_t offset = 0;
+    IntArray sizes;
+    IntArray strides;
+    DType dtype = ScalarType::Float32;
+};
+
+using TensorImplPtr = std::shared_ptr<TensorImpl>;
+
+namespace detail {
+
+/// A fresh dense tensor of `sizes` with the given strides (dense, any dim order).
+inline TensorImplPtr make_dense_impl(IntArray sizes, IntArray strides, DType dtype, Device device) {
+    const int64_t extent = storage_extent(sizes, strides, 0);
+    auto impl = std::make_shared<TensorImpl>();
+    impl->storage = std::make_shared<StorageImpl>(static_cast<size_t>(extent * dtype.itemsize()), device);
+    impl->sizes = std::move(sizes);
+    impl->strides = std::move(strides);
+    impl->dtype = dtype;
+    return impl;
+}
+
+inline TensorImplPtr make_contiguous_impl(const IntArray& sizes, DType dtype, Device device) {
+    for (int64_t s : sizes)
+        if (s < 0) fail<shape_error>("empty: negative dimension ", s, " in size ", sizes);
+    return make_dense_impl(sizes, contiguous_strides(sizes), dtype, device);
+}
+
+/// A view of `base`'s storage with new geometry.
+inline TensorImplPtr make_view(const TensorImpl& base, IntArray sizes, IntArray strides, int64_t offset) {
+    auto impl = std::make_shared<TensorImpl>();
+    impl->storage = base.storage;
+    impl->offset = offset;
+    impl->sizes = std::move(sizes);
+    impl->strides = std::move(strides);
+    impl->dtype = base.dtype;
+    return impl;
+}
+
+}  // namespace detail
+
+/// The element-type-free part of a tensor handle. Copying a handle aliases the tensor.
+class TensorBase {
+public:
+    TensorBase() = default;
+    explicit TensorBase(TensorImplPtr impl) : impl_(std::move(impl)) {}
+
+    /// False for a default-constructed handle that refers to no tensor.
+    bool defined() const { return impl_ != nullptr; }
+
+    const IntArray& sizes() const { return impl().sizes; }
+    const IntArray& shape() const { return impl().sizes; }
+    /// Size of dimension `d`; negative `d` counts from the end.
+    int64_t size(int64_t d) const { return impl().sizes[detail::wrap_dim(d, dim(), "size")]; }
+    int64_t dim() const { return static_cast<int64_t>(impl().sizes.size()); }
+    int64_t ndim() const { return dim(); }
+    int64_t numel() const { return product(impl().sizes); }
+    const IntArray& stride() const { return impl().strides; }
+    const IntArray& strides() const { return impl().strides; }
+    int64_t stride(int64_t d) const { return impl().strides[detail::wrap_dim(d, dim(), "stride")]; }
+    int64_t storage_offset() const { return impl().offset; }
+    bool is_contiguous() const { return detail::is_contiguous(impl().sizes, impl().strides); }
+    bool is_non_overlapping_and_dense() const {
+        return detail::is_non_overlapping_and_dense(impl().sizes, impl().strides);
+    }
+    DType dtype() const { return impl().dtype; }
+    DType scalar_type() const { return impl().dtype; }
+    int64_t element_size() const { return impl().dtype.itemsize(); }
+    int64_t itemsize() const { return element_size(); }
+    int64_t nbytes() const { return numel() * element_size(); }
+    Device device() const { return impl().storage->device(); }
+    bool is_cpu() const { return device().is_cpu(); }
+    bool is_cuda() const { return device().is_cuda(); }
+    bool is_floating_point() const { return dtype().is_floating_point(); }
+
+    /// Whether both handles share one storage (PyTorch's is_alias_of).
+    bool is_alias_of(const TensorBase& other) const { return impl().storage == other.impl().storage; }
+    /// Whether both handles are the same tensor.
+    bool is_same(const TensorBase& other) const { return impl_ == other.impl_; }
+    /// The storage's version counter (bumped by every in-place write through any view).
+    uint64_t _version() const { return impl().storage->version(); }
+
+    const TensorImpl& impl() const {
+        if (!impl_) detail::fail("tenet: the tensor is undefined (a default-constructed handle)");
+        return *impl_;
+    }
+    TensorImpl& impl() {
+        if (!impl_) detail::fail("tenet: the tensor is undefined (a default-constructed handle)");
+        return *impl_;
+    }
+    const TensorImplPtr& impl_ptr() const { return impl_; }
+
+protected:
+    TensorImplPtr impl_;
+};
+
+namespace detail {
+
+// ---- View geometry: each returns a new TensorImpl sharing the storage. -------------
+
+inline TensorImplPtr view(const TensorImpl& t, const IntArray& shape) {
+    const IntArray sizes = infer_size(shape, product(t.sizes), "view");
+    auto strides = view_strides(t.sizes, t.strides, sizes);
+    if (!strides)
+        fail<shape_error>("view: view size is not compatible with input tensor's size and stride (at least one "
+                          "dimension spans across two contiguous subspaces): input sizes ",
+                          t.sizes, ", strides ", t.strides, ", requested shape ", shape, ". Use .reshape(...) instead.");
+    return make_view(t, sizes, std::move(*strides), t.offset);
+}
+
+inline TensorImplPtr transpose(const TensorImpl& t, int64_t d0, int64_t d1) {
+    const auto n = static_cast<int64_t>(t.sizes.size());
+    d0 = wrap_dim(d0, n, "transpose");
+    d1 = wrap_dim(d1, n, "transpose");
+    IntArray sizes = t.sizes, strides = t.strides;
+    if (n > 0) {
+        std::swap(sizes[d0], sizes[d1]);
+        std::swap(strides[d0], strides[d1]);
+    }
+    return make_view(t, std::move(sizes), std::move(strides), t.offset);
+}
+
+inline TensorImplPtr matrix_t(const TensorImpl& t) {
+    const auto n = static_cast<int64_t>(t.sizes.size());
+    if (n > 2) fail<shape_error>("t: expects a tensor with <= 2 dimensions, but self is ", n, "D (sizes ", t.sizes, ")");
+    return n < 2 ? make_view(t, t.sizes, t.strides, t.offset) : transpose(t, 0, 1);
+}
+
+inline TensorImplPtr permute(const TensorImpl& t, const IntArray& dims) {
+    const auto n = static_cast<int64_t>(t.sizes.size());
+    if (static_cast<int64_t>(dims.size()) != n)
+        fail<shape_error>("permute: number of dims don't match in permute: the tensor has ", n,
+                          " dims but the permutation ", dims, " has ", dims.size());
+    IntArray sizes(n), strides(n);
+    std::vector<bool> seen(n, false);
+    for (int64_t i = 0; i < n; ++i) {
+        const int64_t d = wrap_dim(dims[i], n, "permute");
+        if (seen[d]) fail<index_error>("permute: repeated dim ", dims[i], " in permutation ", dims);
+        seen[d] = true;
+        sizes[i] = t.sizes[d];
+        strides[i] = t.strides[d];
+    }
+    return make_view(t, std::move(sizes), std::move(strides), t.offset);
+}
+
+inline TensorImplPtr expand(const TensorImpl& t, const IntArray& target) {
+    auto [sizes, strides] = expand_geometry(t.sizes, t.strides, target, "expand");
+    return make_view(t, std::move(sizes), std::move(strides), t.offset);
+}
+
+inline TensorImplPtr narrow(const TensorImpl& t, int64_t dim, int64_t start, int64_t length) {
+    if (t.sizes.empty()) fail<shape_error>("narrow: narrow() cannot be applied to a 0-dim tensor");
+    dim = wrap_dim(dim, static_cast<int64_t>(t.sizes.size()), "narrow");
+    const int64_t size = t.sizes[dim];
+    if (start < -size || start > size)
+        fail<index_error>("narrow: start (", start, ") is out of range for dimension ", dim, " with size ", size);
+    if (start < 0) start += size;
+    if (length < 0 || start + length > size)
+        fail<index_error>("narrow: start (", start, ") + length (", length, ") exceeds dimension size (", size,
+                          ") of dimension ", dim);
+    IntArray sizes = t.sizes;
+    sizes[dim] = length;
+    return make_view(t, std::move(sizes), t.strides, t.offset + start * t.strides[dim]);
+}
+
+inline TensorImplPtr select(const TensorImpl& t, int64_t dim, int64_t index) {
+    if (t.sizes.empty()) fail<index_error>("select: select() cannot be applied to a 0-dim tensor");
+    dim = wrap_dim(dim, static_cast<int64_t>(t.sizes.size()), "select");
+    index = wrap_index(index, t.sizes[dim], dim, "select");
+    IntArray sizes = t.sizes, strides = t.strides;
+    const int64_t offset = t.offset + index * strides[dim];
+    sizes.erase(static_cast<size_t>(dim));
+    strides.erase(static_cast<size_t>(dim));
+    return make_view(t, std::move(sizes), std::move(strides), offset);
+}
+
+/// Python slicing of one dim: clamps the bounds, as PyTorch does; the step must be positive.
+inline TensorImplPtr slice(const TensorImpl& t, int64_t dim, const Slice& s) {
+    if (t.sizes.empty()) fail<index_error>("slice: slice() cannot be applied to a 0-dim tensor");
+    dim = wrap_dim(dim, static_cast<int64_t>(t.sizes.size()), "slice");
+    if (s.step() <= 0) fail<value_error>("slice: step must be greater than zero, got ", s.step());
+    const int64_t size = t.sizes[dim];
+    auto clamp_bound = [size](int64_t v) {
+        if (v < 0) v += size;
+        return std::clamp<int64_t>(v, 0, size);
+    };
+    const int64_t start = s.start() ? clamp_bound(*s.start()) : 0;
+    const int64_t stop = std::max(start, s.stop() ? clamp_bound(*s.stop()) : size);
+    IntArray sizes = t.sizes, strides = t.strides;
+    sizes[dim] = (stop - start + s.step() - 1) / s.step();
+    strides[dim] *= s.step();
+    return make_view(t, std::move(sizes), std::move(strides), t.offset + start * t.strides[dim]);
+}
+
+/// Inserts a dim of size 1 at `dim` (already in [0, ndim]) into sizes/strides.
+inline void insert_unit_dim(IntArray& sizes, IntArray& strides, size_t dim) {
+    const int64_t stride = dim < sizes.size() ? sizes[dim] * strides[dim] : 1;
+    sizes.insert(dim, 1);
+    strides.insert(dim, stride);
+}
+
+inline TensorImplPtr unsqueeze(const TensorImpl& t, int64_t dim) {
+    const auto n = static_cast<int64_t>(t.sizes.size());
+    dim = wrap_dim(dim, n + 1, "unsqueeze");
+    IntArray sizes = t.sizes, strides = t.strides;
+    insert_unit_dim(sizes, strides, static_cast<size_t>(dim));
+    return make_view(t, std::move(sizes), std::move(strides), t.offset);
+}
+
+/// Drops size-1 dims: all of them, or only `dim` (a no-op when its size is not 1).
+inline TensorImplPtr squeeze(const TensorImpl& t, std::optional<int64_t> dim) {
+    IntArray sizes, strides;
+    const auto n = static_cast<int64_t>(t.sizes.size());
+    const int64_t only = dim ? wrap_dim(*dim, n, "squeeze") : -1;
+    for (int64_t i = 0; i < n; ++i) {
+        const bool drop = t.sizes[i] == 1 && (!dim || i == only);
+        if (drop) continue;
+        sizes.push_back(t.sizes[i]);
+        strides.push_back(t.strides[i]);
+    }
+    return make_view(t, std::move(sizes), std::move(strides), t.offset);
+}
+
+/// Applies a LibTorch-style index list (integers, slices, None, Ellipsis, bools).
+inline TensorImplPtr index(const TensorImpl& t, std::initializer_list<TensorIndex> indices) {
+    using Kind = TensorIndex::Kind;
+    const auto n = static_cast<int64_t>(t.sizes.size());
+    int64_t consumed = 0;
+    int ellipses = 0;
+    for (const auto& ix : indices) {
+        consumed += ix.consumes_dim();
+        ellipses += ix.kind() == Kind::Ellipsis;
+    }
+    if (ellipses > 1) fail<index_error>("index: an index can only have a single ellipsis ('...')");
+    if (consumed > n)
+        fail<index_error>("index: too many indices for tensor of dimension ", n, " (got ", consumed, ")");
+
+    IntArray sizes = t.sizes, strides = t.strides;
+    int64_t offset = t.offset;
+    size_t d = 0;  // the next dim of the result to index
+    int64_t source_dim = 0;  // the matching dim of `t`, for error messages
+    for (const auto& ix : indices) {
+        switch (ix.kind()) {
+            case Kind::Integer: {
+                const int64_t i = wrap_index(ix.integer(), sizes[d], source_dim, "index");
+                offset += i * strides[d];
+                sizes.erase(d);
+                strides.erase(d);
+                ++source_dim;
+                break;
+            }
+            case Kind::Slice: {
+                TensorImpl tmp{t.storage, offset, sizes, strides, t.dtype};
+                auto sliced = slice(tmp, static_cast<int64_t>(d), ix.slice());
+                offset = sliced->offset;
+                sizes = std::move(sliced->sizes);
+                strides = std::move(sliced->strides);
+                ++d;
+                ++source_dim;
+                break;
+            }
+            case Kind::None:
+            case Kind::Boolean:
+                insert_unit_dim(sizes, strides, d);
+                if (ix.kind() == Kind::Boolean && !ix.boolean()) sizes[d] = 0;
+                ++d;
+                break;
+            case Kind::Ellipsis: {
+                const int64_t skip = n - consumed;
+                d += static_cast<size_t>(skip);
+                source_dim += skip;
+                break;
+            }
+        }
+    }
+    return make_view(t, std::move(sizes), std::move(strides), offset);
+}
+
+}  // namespace detail
+}  // namespace tenet

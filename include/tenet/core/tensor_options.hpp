@@ -1,0 +1,31 @@
+#pragma once
+// TensorOptions: the run-time options of creation functions (LibTorch's name).
+// The element type is not among them: it is static, chosen by a dtype tag
+// (`zeros({2, 3}, kFloat64)`) or a template argument (`zeros<double>({2, 3})`).
+
+#include "tenet/core/device.hpp"
+
+namespace tenet {
+
+class TensorOptions {
+public:
+    TensorOptions() = default;
+    TensorOptions(Device d) : device_(d) {}           // NOLINT: implicit, as in LibTorch
+    TensorOptions(DeviceType t) : device_(t) {}       // NOLINT
+    TensorOptions(const char* d) : device_(d) {}      // NOLINT
+
+    TensorOptions device(Device d) const {
+        TensorOptions o = *this;
+        o.device_ = d;
+        return o;
+    }
+    Device device() const { return device_; }
+
+private:
+    Device device_ = Device(DeviceType::CPU);
+};
+
+/// `tenet::device("cpu")` builds options, as `torch::device(...)` does.
+inline TensorOptions device(Device d) { return TensorOptions(d); }
+
+}  // namespace tenet

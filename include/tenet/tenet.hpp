@@ -1,0 +1,12 @@
+#pragma once
+// tenet: a header-only C++20 tensor library with PyTorch's semantics.
+// Include this one header; everything is in namespace tenet.
+
+#include "tenet/version.hpp"
+
+#include "tenet/core/dtype.hpp"
+#include "tenet/core/device.hpp"
+#include "tenet/core/errors.hpp"
+#include "tenet/core/tensor.hpp"
+
+#include "tenet/ops/creation.hpp"
