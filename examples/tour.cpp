@@ -1,3 +1,90 @@
+// The tenet tour, part 1: creation, properties, dtypes, views and storage.
+// Each step mirrors a PyTorch snippet from the tutorials tenet follows; the output
+// is what PyTorch prints for the same tensors.
+
 #include <tenet/tenet.hpp>
+
 #include <iostream>
-int main() { std::cout << "tenet " << tenet::version() << "\n"; }
+
+using namespace tenet;
+using namespace tenet::indexing;
+
+static void section(const char* title) { std::cout << "\n== " << title << " ==\n"; }
+
+int main() {
+    std::cout << "tenet " << version() << "\n";
+
+    section("Creating tensors");
+    auto x = tensor({{1, 2, 3}, {4, 5, 6}});  // integer literals -> int64, as in PyTorch
+    std::cout << x << "\n";
+    std::cout << zeros({2, 3}) << "\n" << ones({2, 2}, kInt32) << "\n" << full({2, 2}, 7.5) << "\n";
+    std::cout << eye(3) << "\n";
+    std::cout << arange(5) << "\n" << arange(1, 10, 2) << "\n" << arange(0.0, 1.0, 0.25) << "\n";
+    std::cout << linspace(-1, 1, 5) << "\n" << logspace(0, 3, 4) << "\n";
+    manual_seed(1729);
+    std::cout << rand({2, 3}) << "\n";
+    std::cout << randint(0, 10, {5}) << "\n";
+
+    section("Properties");
+    std::cout << "shape " << x.sizes() << ", dim " << x.dim() << ", numel " << x.numel() << ", dtype "
+              << x.dtype() << ", device " << x.device() << "\n";
+    std::cout << "size(-1) = " << x.size(-1) << ", stride " << x.stride() << "\n";
+    std::cout << "scalar " << tensor(3.5) << " has dim " << tensor(3.5).dim() << " and item() "
+              << tensor(3.5).item() << "\n";
+
+    section("Data types");
+    auto f = tensor({1.7, -2.5, 300.0});
+    std::cout << f.to<double>() << "\n";
+    std::cout << f.to(kInt32) << "   (float -> int truncates toward zero)\n";
+    std::cout << f.to(kUInt8) << "   (out of range wraps as in PyTorch)\n";
+    std::cout << f.to(kFloat16) << "\n" << f.to(kBFloat16) << "\n" << f.to(kBool) << "\n";
+
+    section("Views share storage");
+    auto points = tensor({{4.0, 1.0}, {5.0, 3.0}, {2.0, 1.0}});
+    std::cout << points << "\n";
+    std::cout << "points[1].storage_offset() = " << points[1].storage_offset() << ", points.stride() = "
+              << points.stride() << "\n";
+    auto points_t = points.t();
+    std::cout << "points.t().stride() = " << points_t.stride() << ", contiguous: " << std::boolalpha
+              << points_t.is_contiguous() << "\n";
+    std::cout << "points.t().contiguous().stride() = " << points_t.contiguous().stride() << "\n";
+    std::cout << "ones({3, 4, 5}).transpose(0, 2).stride() = " << ones({3, 4, 5}).transpose(0, 2).stride() << "\n";
+
+    auto second_point = points[1];
+    second_point[0] = 10.0;  // writes through the view into points
+    std::cout << "after second_point[0] = 10:\n" << points << "\n";
+    points.storage()[0] = 2.0;  // the storage is the same memory, seen 1-D
+    std::cout << "after points.storage()[0] = 2:\n" << points << "\n";
+    auto copy = points.clone();
+    copy[0][0] = -1.0;
+    std::cout << "a clone is independent: points(0, 0) is still " << points(0, 0) << "\n";
+
+    section("Indexing and slicing");
+    auto t = arange(12).view({3, 4});
+    std::cout << t << "\n";
+    std::cout << "t.index({Slice(), 2}) = " << t.index({Slice(), 2}) << "\n";
+    std::cout << "t.index({Slice(None, None, 2), Slice(1, None)}) =\n"
+              << t.index({Slice(None, None, 2), Slice(1, None)}) << "\n";
+    std::cout << "t.index({-1, Ellipsis}) = " << t.index({-1, Ellipsis}) << "\n";
+    std::cout << "t.index({None}).sizes() = " << t.index({None}).sizes() << "\n";
+    t.index({Slice(), 2}) = 7;
+    t[0][1] = 561;
+    std::cout << "after t.index({Slice(), 2}) = 7 and t[0][1] = 561:\n" << t << "\n";
+
+    section("Reshaping");
+    std::cout << t.view({2, 6}) << "\n" << t.reshape({-1}) << "\n";
+    std::cout << t.unsqueeze(0).sizes() << " " << t.unsqueeze(-1).sizes() << " " << t.unsqueeze(0).squeeze().sizes()
+              << "\n";
+    std::cout << t.permute({1, 0}).sizes() << " " << tensor({1.0, 2.0}).expand({3, 2}) << "\n";
+    try {
+        t.t().view({12});
+    } catch (const shape_error& e) {
+        std::cout << "view of a transposed tensor fails, as in PyTorch:\n  " << e.what() << "\n";
+    }
+    std::cout << "reshape copies instead: " << t.t().reshape({12}) << "\n";
+
+    section("Printing");
+    std::cout << tensor({1e-5, 1.0, 1e5}) << "\n";
+    std::cout << arange(2000.0).view({2, 1000}) << "\n";
+    std::cout << empty({0, 3}) << "\n";
+}

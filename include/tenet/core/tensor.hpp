@@ -9,6 +9,7 @@
 //   t[0] = 5;  t.index({...}) = x;   writes data through the temporary view
 //   y.copy_(x);  y.fill_(v);    write data into y
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -285,6 +286,13 @@ public:
         auto [src_sizes, src_strides] = detail::expand_geometry(source.sizes(), source.strides(), sizes(), "copy_");
         T* dst = static_cast<T*>(impl().storage->data());
         const U* from = static_cast<const U*>(source.impl().storage->data());
+        if (is_contiguous() && detail::is_contiguous(sizes(), src_strides)) {  // flat, vectorisable
+            T* d = data_ptr();
+            const U* s = from + source.storage_offset();
+            for (int64_t i = 0, n = numel(); i < n; ++i) d[i] = convert<T>(s[i]);
+            impl().storage->bump_version();
+            return *this;
+        }
         detail::for_each_offset<2>(sizes(), {strides(), src_strides}, {storage_offset(), source.storage_offset()},
                                    [&](const std::array<int64_t, 2>& o) { dst[o[0]] = convert<T>(from[o[1]]); });
         impl().storage->bump_version();
@@ -296,6 +304,11 @@ public:
         detail::check_host_access(*this, "fill_");
         detail::check_no_internal_overlap(impl(), "fill_");
         const T v = convert<T>(value);
+        if (is_contiguous()) {
+            std::fill_n(data_ptr(), numel(), v);
+            impl().storage->bump_version();
+            return *this;
+        }
         T* dst = static_cast<T*>(impl().storage->data());
         detail::for_each_offset<1>(sizes(), {strides()}, {storage_offset()},
                                    [&](const std::array<int64_t, 1>& o) { dst[o[0]] = v; });
