@@ -9,4 +9,6 @@
 #include "tenet/core/errors.hpp"
 #include "tenet/core/tensor.hpp"
 
+#include "tenet/expr/promotion.hpp"
+
 #include "tenet/ops/creation.hpp"

@@ -1,0 +1,58 @@
+#pragma once
+// PyTorch's type promotion, at compile time. Element types promote by category
+// (bool < integer < floating) and, within a category, by size — not by C++'s
+// arithmetic conversions: uint8 + uint8 stays uint8, int8 + uint8 is int16,
+// float16 + bfloat16 is float32. A C++ scalar operand is "weaker" than a tensor,
+// as a Python number is: it only lifts the category (int64 tensor * 2.5 is float32).
+
+#include <cstdint>
+#include <type_traits>
+
+#include "tenet/core/dtype.hpp"
+
+namespace tenet {
+
+namespace detail {
+
+/// 0 for bool, 1 for integers, 2 for floating types.
+template <class T>
+inline constexpr int category_of = std::is_same_v<T, bool> ? 0 : (std::is_integral_v<T> ? 1 : 2);
+
+template <class A, class B>
+constexpr auto promote_elements() {
+    if constexpr (std::is_same_v<A, B>) return A{};
+    else if constexpr (category_of<A> != category_of<B>) {
+        if constexpr (category_of<A> > category_of<B>) return A{};
+        else return B{};
+    } else if constexpr (category_of<A> == 1) {
+        // Integers: the wider one; equal widths only meet as uint8/int8, which needs int16.
+        if constexpr (sizeof(A) != sizeof(B)) {
+            using Wider = std::conditional_t<(sizeof(A) > sizeof(B)), A, B>;
+            using Narrower = std::conditional_t<(sizeof(A) > sizeof(B)), B, A>;
+            // uint8 with a wider signed type: the signed type holds every uint8 value.
+            static_assert(std::is_signed_v<Wider> || !std::is_signed_v<Narrower>);
+            return Wider{};
+        } else {
+            return int16_t{};
+        }
+    } else {
+        // Floating: the wider one; float16 and bfloat16 meet at float32.
+        if constexpr (sizeof(A) != sizeof(B)) return std::conditional_t<(sizeof(A) > sizeof(B)), A, B>{};
+        else return float{};
+    }
+}
+
+}  // namespace detail
+
+/// The element type of a binary operation on tensors of element types A and B.
+template <Element A, Element B>
+using promote_t = decltype(detail::promote_elements<A, B>());
+
+/// The element type of a binary operation on a tensor of type T and a C++ scalar of type S:
+/// the tensor's type unless the scalar's category is higher; then that category's default
+/// (int64 for integers, float32 for floating values).
+template <Element T, class S>
+using promote_scalar_t =
+    std::conditional_t<(detail::category_of<default_element_t<S>> > detail::category_of<T>), default_element_t<S>, T>;
+
+}  // namespace tenet
