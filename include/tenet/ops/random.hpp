@@ -1,0 +1,461 @@
+#pragma once
+// Random creation functions (rand, randn, randint, randperm, normal, rand_like, randn_like)
+// driven by a counter-based generator, Philox4x32-10 (Salmon et al., "Parallel Random
+// Numbers: As Easy as 1, 2, 3", SC'11).
+//
+// A Generator holds a seed and an offset: the number of 128-bit Philox blocks consumed so
+// far. Every random call reserves a contiguous range of blocks [offset, offset + n) and
+// element i of its output is computed from block (offset + i) alone, keyed by the seed.
+// An element's value therefore depends only on (seed, offset, i), so results are the same
+// however the fill is split into chunks or threads (see the detail::*_kernel functions,
+// which take an element range [begin, end)).
+//
+// Generators are thread-safe: state changes are guarded by a mutex. The numbers are not
+// bit-identical to PyTorch's (whose CPU generator is a Mersenne Twister).
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <mutex>
+#include <numbers>
+#include <type_traits>
+#include <utility>
+
+#include "tenet/core/tensor.hpp"
+#include "tenet/ops/creation.hpp"
+
+namespace tenet {
+
+// ---- Philox4x32-10 -------------------------------------------------------------------
+
+using PhiloxCounter = std::array<uint32_t, 4>;
+using PhiloxKey = std::array<uint32_t, 2>;
+
+/// One Philox4x32-10 block: the 128-bit counter `ctr` encrypted under the 64-bit `key`.
+constexpr PhiloxCounter philox4x32_10(PhiloxCounter ctr, PhiloxKey key) {
+    constexpr uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u;  // round multipliers
+    constexpr uint32_t kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;  // Weyl key increments
+    for (int round = 0; round < 10; ++round) {
+        if (round > 0) {
+            key[0] += kW0;
+            key[1] += kW1;
+        }
+        const uint64_t p0 = static_cast<uint64_t>(kM0) * ctr[0];
+        const uint64_t p1 = static_cast<uint64_t>(kM1) * ctr[2];
+        const auto hi0 = static_cast<uint32_t>(p0 >> 32), lo0 = static_cast<uint32_t>(p0);
+        const auto hi1 = static_cast<uint32_t>(p1 >> 32), lo1 = static_cast<uint32_t>(p1);
+        ctr = {hi1 ^ ctr[1] ^ key[0], lo1, hi0 ^ ctr[3] ^ key[1], lo0};
+    }
+    return ctr;
+}
+
+/// The state a random call reserves: the key (seed) and the first block of its range.
+struct PhiloxState {
+    uint64_t seed = 0;
+    uint64_t offset = 0;
+
+    /// The four random words of block (offset + i).
+    PhiloxCounter block(uint64_t i) const {
+        const uint64_t c = offset + i;
+        return philox4x32_10({static_cast<uint32_t>(c), static_cast<uint32_t>(c >> 32), 0u, 0u},
+                             {static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)});
+    }
+};
+
+// ---- Generator -----------------------------------------------------------------------
+
+/// A Philox generator: a seed and an offset (128-bit blocks consumed). Thread-safe.
+class Generator {
+public:
+    /// PyTorch's default seed for its CPU generator.
+    static constexpr uint64_t kDefaultSeed = 67280421310721ull;
+
+    explicit Generator(uint64_t seed = kDefaultSeed) : seed_(seed) {}
+    /// Copies the other generator's seed and offset (the copy then advances on its own).
+    Generator(const Generator& other) {
+        std::lock_guard lock(other.mutex_);
+        seed_ = other.seed_;
+        offset_ = other.offset_;
+    }
+    Generator& operator=(const Generator& other) {
+        if (this == &other) return *this;
+        uint64_t seed, offset;
+        {
+            std::lock_guard lock(other.mutex_);
+            seed = other.seed_;
+            offset = other.offset_;
+        }
+        std::lock_guard lock(mutex_);
+        seed_ = seed;
+        offset_ = offset;
+        return *this;
+    }
+
+    /// Sets the seed and rewinds the offset to 0.
+    Generator& manual_seed(uint64_t seed) {
+        std::lock_guard lock(mutex_);
+        seed_ = seed;
+        offset_ = 0;
+        return *this;
+    }
+    /// The seed set at construction or by the last manual_seed.
+    uint64_t initial_seed() const {
+        std::lock_guard lock(mutex_);
+        return seed_;
+    }
+    /// Blocks consumed since the last seeding.
+    uint64_t offset() const {
+        std::lock_guard lock(mutex_);
+        return offset_;
+    }
+    Generator& set_offset(uint64_t offset) {
+        std::lock_guard lock(mutex_);
+        offset_ = offset;
+        return *this;
+    }
+    /// Reserves `blocks` consecutive blocks and returns the state that addresses them.
+    PhiloxState reserve(uint64_t blocks) {
+        std::lock_guard lock(mutex_);
+        const PhiloxState s{seed_, offset_};
+        offset_ += blocks;
+        return s;
+    }
+
+private:
+    mutable std::mutex mutex_;
+    uint64_t seed_ = kDefaultSeed;
+    uint64_t offset_ = 0;
+};
+
+/// The global generator used when no Generator is passed.
+inline Generator& default_generator() {
+    static Generator gen;
+    return gen;
+}
+/// Seeds the global generator (and rewinds its offset), as torch.manual_seed.
+inline Generator& manual_seed(uint64_t seed) { return default_generator().manual_seed(seed); }
+/// The global generator's seed, as torch.initial_seed.
+inline uint64_t initial_seed() { return default_generator().initial_seed(); }
+
+// ---- Kernels: each writes elements [begin, end) of `out` from block (state.offset + i) ----
+
+namespace detail {
+
+/// 53 random bits from a block as a double in [0, 1).
+inline double philox_uniform53(uint32_t a, uint32_t b) {
+    const uint64_t bits = ((static_cast<uint64_t>(a) << 32) | b) >> 11;
+    return static_cast<double>(bits) * 0x1.0p-53;
+}
+
+/// A uniform [0, 1) value of type T from one block.
+template <class T>
+T uniform_from_block(const PhiloxCounter& r) {
+    if constexpr (std::is_same_v<T, double>) {
+        return philox_uniform53(r[0], r[1]);
+    } else {
+        const float u = static_cast<float>(r[0] >> 8) * 0x1.0p-24f;
+        if constexpr (std::is_same_v<T, float>) {
+            return u;
+        } else {
+            // Rounding to 16 bits may carry a value just below 1 up to 1: keep it below 1.
+            T v(u);
+            if (static_cast<float>(v) >= 1.0f)
+                v = std::is_same_v<T, Half> ? T::from_bits(0x3bffu) /* 1 - 2^-11 */
+                                            : T::from_bits(0x3f7fu) /* 1 - 2^-8 */;
+            return v;
+        }
+    }
+}
+
+/// A standard normal value from one block (Box–Muller, the cosine branch).
+inline double normal_from_block(const PhiloxCounter& r) {
+    const double u1 = philox_uniform53(r[0], r[1]) + 0x1.0p-53;  // (0, 1]: log never sees 0
+    const double u2 = philox_uniform53(r[2], r[3]);
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+}
+
+template <class T>
+void uniform_kernel(const PhiloxState& s, T* out, int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) out[i] = uniform_from_block<T>(s.block(static_cast<uint64_t>(i)));
+}
+
+/// out[i] = mean + std * z_i.
+template <class T>
+void normal_kernel(const PhiloxState& s, T* out, int64_t begin, int64_t end, double mean = 0.0, double std = 1.0) {
+    for (int64_t i = begin; i < end; ++i)
+        out[i] = convert<T>(mean + std * normal_from_block(s.block(static_cast<uint64_t>(i))));
+}
+
+/// Integers uniform in [low, high) (requires low < high).
+template <class T>
+void randint_kernel(const PhiloxState& s, T* out, int64_t begin, int64_t end, int64_t low, int64_t high) {
+    const uint64_t range = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
+    for (int64_t i = begin; i < end; ++i) {
+        const PhiloxCounter r = s.block(static_cast<uint64_t>(i));
+        const uint64_t bits = (static_cast<uint64_t>(r[0]) << 32) | r[1];
+        out[i] = convert<T>(static_cast<int64_t>(static_cast<uint64_t>(low) + bits % range));
+    }
+}
+
+template <class T>
+[[noreturn]] void fail_not_floating(const char* op) {
+    fail<dtype_error>(op, ": expected a floating point dtype, but got ", dtype_of<T>);
+}
+
+/// A contiguous tensor of the given sizes, filled by `kernel(state, data, 0, numel)`.
+template <class T, class Kernel>
+Tensor<T> random_fill(const IntArray& sizes, Generator& gen, TensorOptions options, Kernel&& kernel) {
+    Tensor<T> t = empty<T>(sizes, options);
+    const int64_t n = t.numel();
+    const PhiloxState s = gen.reserve(static_cast<uint64_t>(n));
+    kernel(s, t.data_ptr(), int64_t{0}, n);
+    return t;
+}
+
+/// Like random_fill but with t's sizes, dtype, device and memory order.
+template <class T, class Kernel>
+Tensor<T> random_fill_like(const Tensor<T>& like, Generator& gen, Kernel&& kernel) {
+    Tensor<T> t = empty_like(like);
+    // A dense tensor's elements occupy numel consecutive slots from data_ptr.
+    const int64_t n = t.numel();
+    const PhiloxState s = gen.reserve(static_cast<uint64_t>(n));
+    kernel(s, t.data_ptr(), int64_t{0}, n);
+    return t;
+}
+
+template <class T>
+void check_randint_bounds(int64_t low, int64_t high) {
+    if (low >= high)
+        fail<value_error>("randint: random_ expects 'from' to be less than 'to', but got from=", low, " >= to=", high);
+    if constexpr (std::is_integral_v<T>) {
+        constexpr auto lo = static_cast<int64_t>(std::numeric_limits<T>::min());
+        constexpr auto hi = static_cast<int64_t>(std::numeric_limits<T>::max());
+        if (low < lo || high - 1 > hi)
+            fail<value_error>("randint: [from, to) = [", low, ", ", high, ") is out of bounds for dtype ",
+                              dtype_of<T>, " (whose range is [", lo, ", ", hi, "])");
+    } else {
+        constexpr int64_t limit = int64_t{1} << std::numeric_limits<T>::digits;
+        if (low < -limit || high - 1 > limit)
+            fail<value_error>("randint: [from, to) = [", low, ", ", high, ") is out of bounds for dtype ",
+                              dtype_of<T>, ": its integers are exact only in [", -limit, ", ", limit, "]");
+    }
+}
+
+template <class T>
+Tensor<T> randint_impl(int64_t low, int64_t high, const IntArray& sizes, Generator& gen, TensorOptions options) {
+    check_randint_bounds<T>(low, high);
+    return random_fill<T>(sizes, gen, options, [&](const PhiloxState& s, T* p, int64_t b, int64_t e) {
+        randint_kernel(s, p, b, e, low, high);
+    });
+}
+
+template <class T>
+Tensor<T> randperm_impl(int64_t n, Generator& gen, TensorOptions options) {
+    if (n < 0) fail<value_error>("randperm: n must be non-negative, got ", n);
+    if constexpr (std::is_same_v<T, bool>) {
+        fail<dtype_error>("randperm: unsupported dtype ", dtype_of<T>);
+    } else {
+        // The largest value, n - 1, must be representable (exactly, for floating T).
+        int64_t max_value;
+        if constexpr (std::is_integral_v<T>)
+            max_value = static_cast<int64_t>(std::numeric_limits<T>::max());
+        else
+            max_value = int64_t{1} << std::numeric_limits<T>::digits;
+        if (n - 1 > max_value) fail<value_error>("randperm: n is too large for result tensor type ", dtype_of<T>, " (n = ", n, ")");
+        Tensor<T> t = empty<T>({n}, options);
+        T* p = t.data_ptr();
+        std::vector<int64_t> perm(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = i;
+        // Fisher–Yates: step i (from n-1 down to 1) swaps i with j drawn from block i.
+        const PhiloxState s = gen.reserve(static_cast<uint64_t>(n));
+        for (int64_t i = n - 1; i > 0; --i) {
+            const PhiloxCounter r = s.block(static_cast<uint64_t>(i));
+            const uint64_t bits = (static_cast<uint64_t>(r[0]) << 32) | r[1];
+            const auto j = static_cast<int64_t>(bits % static_cast<uint64_t>(i + 1));
+            std::swap(perm[static_cast<size_t>(i)], perm[static_cast<size_t>(j)]);
+        }
+        for (int64_t i = 0; i < n; ++i) p[i] = convert<T>(perm[static_cast<size_t>(i)]);
+        return t;
+    }
+}
+
+template <class T>
+Tensor<T> normal_impl(double mean, double std, const IntArray& sizes, Generator& gen, TensorOptions options) {
+    if constexpr (!FloatingElement<T>) {
+        fail_not_floating<T>("normal");
+    } else {
+        if (!(std >= 0.0)) fail<value_error>("normal: expects std >= 0.0, but found std ", std);
+        return random_fill<T>(sizes, gen, options, [&](const PhiloxState& s, T* p, int64_t b, int64_t e) {
+            normal_kernel(s, p, b, e, mean, std);
+        });
+    }
+}
+
+}  // namespace detail
+
+// ---- rand: uniform [0, 1) -------------------------------------------------------------
+
+/// Uniform values in [0, 1) (float32 unless T is given; floating T only, else dtype_error).
+template <class T = float>
+Tensor<T> rand(const IntArray& sizes, Generator& gen, TensorOptions options = {}) {
+    if constexpr (!FloatingElement<T>) {
+        detail::fail_not_floating<T>("rand");
+    } else {
+        return detail::random_fill<T>(sizes, gen, options, [](const PhiloxState& s, T* p, int64_t b, int64_t e) {
+            detail::uniform_kernel(s, p, b, e);
+        });
+    }
+}
+template <class T = float>
+Tensor<T> rand(const IntArray& sizes, TensorOptions options = {}) {
+    return rand<T>(sizes, default_generator(), options);
+}
+template <class T>
+Tensor<T> rand(const IntArray& sizes, dtype_t<T>, TensorOptions options = {}) {
+    return rand<T>(sizes, default_generator(), options);
+}
+template <class T>
+Tensor<T> rand(const IntArray& sizes, Generator& gen, dtype_t<T>, TensorOptions options = {}) {
+    return rand<T>(sizes, gen, options);
+}
+
+// ---- randn: standard normal -----------------------------------------------------------
+
+/// Standard normal values (float32 unless T is given; floating T only, else dtype_error).
+template <class T = float>
+Tensor<T> randn(const IntArray& sizes, Generator& gen, TensorOptions options = {}) {
+    if constexpr (!FloatingElement<T>) {
+        detail::fail_not_floating<T>("randn");
+    } else {
+        return detail::random_fill<T>(sizes, gen, options, [](const PhiloxState& s, T* p, int64_t b, int64_t e) {
+            detail::normal_kernel(s, p, b, e);
+        });
+    }
+}
+template <class T = float>
+Tensor<T> randn(const IntArray& sizes, TensorOptions options = {}) {
+    return randn<T>(sizes, default_generator(), options);
+}
+template <class T>
+Tensor<T> randn(const IntArray& sizes, dtype_t<T>, TensorOptions options = {}) {
+    return randn<T>(sizes, default_generator(), options);
+}
+template <class T>
+Tensor<T> randn(const IntArray& sizes, Generator& gen, dtype_t<T>, TensorOptions options = {}) {
+    return randn<T>(sizes, gen, options);
+}
+
+// ---- randint: integers uniform in [low, high) ------------------------------------------
+
+/// Integers uniform in [low, high) (int64 unless T is given; low >= high is a value_error).
+template <class T = int64_t>
+Tensor<T> randint(int64_t low, int64_t high, const IntArray& sizes, Generator& gen, TensorOptions options = {}) {
+    return detail::randint_impl<T>(low, high, sizes, gen, options);
+}
+template <class T = int64_t>
+Tensor<T> randint(int64_t low, int64_t high, const IntArray& sizes, TensorOptions options = {}) {
+    return detail::randint_impl<T>(low, high, sizes, default_generator(), options);
+}
+template <class T>
+Tensor<T> randint(int64_t low, int64_t high, const IntArray& sizes, dtype_t<T>, TensorOptions options = {}) {
+    return detail::randint_impl<T>(low, high, sizes, default_generator(), options);
+}
+template <class T>
+Tensor<T> randint(int64_t low, int64_t high, const IntArray& sizes, Generator& gen, dtype_t<T>,
+                  TensorOptions options = {}) {
+    return detail::randint_impl<T>(low, high, sizes, gen, options);
+}
+/// Integers uniform in [0, high) (int64 unless T is given).
+template <class T = int64_t>
+Tensor<T> randint(int64_t high, const IntArray& sizes, Generator& gen, TensorOptions options = {}) {
+    return detail::randint_impl<T>(0, high, sizes, gen, options);
+}
+template <class T = int64_t>
+Tensor<T> randint(int64_t high, const IntArray& sizes, TensorOptions options = {}) {
+    return detail::randint_impl<T>(0, high, sizes, default_generator(), options);
+}
+template <class T>
+Tensor<T> randint(int64_t high, const IntArray& sizes, dtype_t<T>, TensorOptions options = {}) {
+    return detail::randint_impl<T>(0, high, sizes, default_generator(), options);
+}
+template <class T>
+Tensor<T> randint(int64_t high, const IntArray& sizes, Generator& gen, dtype_t<T>, TensorOptions options = {}) {
+    return detail::randint_impl<T>(0, high, sizes, gen, options);
+}
+
+// ---- randperm: a random permutation of 0..n-1 ------------------------------------------
+
+/// A 1-D random permutation of 0..n-1 (int64 unless T is given; n < 0 is a value_error).
+template <class T = int64_t>
+Tensor<T> randperm(int64_t n, Generator& gen, TensorOptions options = {}) {
+    return detail::randperm_impl<T>(n, gen, options);
+}
+template <class T = int64_t>
+Tensor<T> randperm(int64_t n, TensorOptions options = {}) {
+    return detail::randperm_impl<T>(n, default_generator(), options);
+}
+template <class T>
+Tensor<T> randperm(int64_t n, dtype_t<T>, TensorOptions options = {}) {
+    return detail::randperm_impl<T>(n, default_generator(), options);
+}
+template <class T>
+Tensor<T> randperm(int64_t n, Generator& gen, dtype_t<T>, TensorOptions options = {}) {
+    return detail::randperm_impl<T>(n, gen, options);
+}
+
+// ---- normal: mean + std * N(0, 1) -------------------------------------------------------
+
+/// Normal values with the given mean and std (float32 unless T is given; std < 0 is a value_error).
+template <class T = float>
+Tensor<T> normal(double mean, double std, const IntArray& sizes, Generator& gen, TensorOptions options = {}) {
+    return detail::normal_impl<T>(mean, std, sizes, gen, options);
+}
+template <class T = float>
+Tensor<T> normal(double mean, double std, const IntArray& sizes, TensorOptions options = {}) {
+    return detail::normal_impl<T>(mean, std, sizes, default_generator(), options);
+}
+template <class T>
+Tensor<T> normal(double mean, double std, const IntArray& sizes, dtype_t<T>, TensorOptions options = {}) {
+    return detail::normal_impl<T>(mean, std, sizes, default_generator(), options);
+}
+template <class T>
+Tensor<T> normal(double mean, double std, const IntArray& sizes, Generator& gen, dtype_t<T>,
+                 TensorOptions options = {}) {
+    return detail::normal_impl<T>(mean, std, sizes, gen, options);
+}
+
+// ---- *_like ------------------------------------------------------------------------------
+
+/// Uniform [0, 1) values with t's sizes, dtype, device and memory order (floating t only).
+template <class T>
+Tensor<T> rand_like(const Tensor<T>& t, Generator& gen) {
+    if constexpr (!FloatingElement<T>) {
+        detail::fail_not_floating<T>("rand_like");
+    } else {
+        return detail::random_fill_like(t, gen, [](const PhiloxState& s, T* p, int64_t b, int64_t e) {
+            detail::uniform_kernel(s, p, b, e);
+        });
+    }
+}
+template <class T>
+Tensor<T> rand_like(const Tensor<T>& t) {
+    return rand_like(t, default_generator());
+}
+/// Standard normal values with t's sizes, dtype, device and memory order (floating t only).
+template <class T>
+Tensor<T> randn_like(const Tensor<T>& t, Generator& gen) {
+    if constexpr (!FloatingElement<T>) {
+        detail::fail_not_floating<T>("randn_like");
+    } else {
+        return detail::random_fill_like(t, gen, [](const PhiloxState& s, T* p, int64_t b, int64_t e) {
+            detail::normal_kernel(s, p, b, e);
+        });
+    }
+}
+template <class T>
+Tensor<T> randn_like(const Tensor<T>& t) {
+    return randn_like(t, default_generator());
+}
+
+}  // namespace tenet
