@@ -12,3 +12,6 @@
 #include "tenet/expr/promotion.hpp"
 
 #include "tenet/ops/creation.hpp"
+#include "tenet/ops/random.hpp"
+
+#include "tenet/io/print.hpp"

@@ -110,7 +110,7 @@ private:
     size_t capacity() const { return heap_ ? heap_capacity_ : kInline; }
     void assign_copy(const int64_t* src, size_t n) {
         reserve(n);
-        std::memcpy(data(), src, n * sizeof(int64_t));
+        if (n > 0) std::memcpy(data(), src, n * sizeof(int64_t));  // src may be null when n == 0
         size_ = n;
     }
     void assign_fill(size_t n, int64_t v) {

@@ -34,9 +34,11 @@ namespace detail {
 /// A fresh dense tensor of `sizes` with the given strides (dense, any dim order).
 inline TensorImplPtr make_dense_impl(IntArray sizes, IntArray strides, DType dtype, Device device) {
     // Refuse sizes whose byte count overflows before any arithmetic relies on it.
+    // An empty tensor needs no bytes, however large its other sizes are.
     int64_t bytes = dtype.itemsize();
-    for (size_t i = 0; i < sizes.size(); ++i)
-        if (sizes[i] > 0 && __builtin_mul_overflow(bytes, sizes[i], &bytes))
+    const bool empty = std::find(sizes.begin(), sizes.end(), int64_t{0}) != sizes.end();
+    for (size_t i = 0; i < sizes.size() && !empty; ++i)
+        if (__builtin_mul_overflow(bytes, sizes[i], &bytes))
             fail<shape_error>("empty: a tensor of sizes ", sizes, " and dtype ", dtype, " is too large to allocate");
     const int64_t extent = storage_extent(sizes, strides, 0);
     auto impl = std::make_shared<TensorImpl>();
