@@ -117,7 +117,7 @@ TEST_CASE("print: a summarised view reads only the shown elements") {
             "        [0.5000, 1.5000],\n        [0.5000, 1.5000],\n        [0.5000, 1.5000]], dtype=tenet.float64)");
 }
 
-TEST_CASE("print: no device needed; defaults and undefined tensors") {
+TEST_CASE("print: defaults and undefined tensors need no device") {
     REQUIRE(tenet::to_string(tenet::tensor(3.5f)) == "tensor(3.5000)");
     REQUIRE(tenet::to_string(tenet::zeros<float>({0, 3})) == "tensor([], size=(0, 3))");
     REQUIRE(tenet::to_string(tenet::empty<int32_t>({0})) == "tensor([], dtype=tenet.int32)");

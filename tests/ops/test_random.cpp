@@ -174,7 +174,7 @@ TEST_CASE("random: chunked fill equals a single pass") {
     CHECK(rand({n}, g).to_vector() == ref);
 }
 
-TEST_CASE("random: rand values in [0, 1) with the right moments") {
+TEST_CASE("random: rand values lie in the unit interval with the right moments") {
     manual_seed(1);
     const int64_t n = 1000000;
     auto check = [&](auto tag) {

@@ -33,7 +33,10 @@ public:
 
     std::string str() const {
         std::string s = is_cpu() ? "cpu" : "cuda";
-        if (has_index()) s += ":" + std::to_string(index_);
+        if (has_index()) {
+            s += ':';
+            s += std::to_string(index_);
+        }
         return s;
     }
     friend constexpr bool operator==(Device a, Device b) { return a.type_ == b.type_ && a.index_ == b.index_; }
