@@ -10,6 +10,10 @@
 #include "tenet/core/tensor.hpp"
 
 #include "tenet/expr/promotion.hpp"
+#include "tenet/expr/functors.hpp"
+#include "tenet/expr/node.hpp"
+#include "tenet/expr/operators.hpp"
+#include "tenet/expr/evaluate.hpp"
 
 #include "tenet/ops/creation.hpp"
 #include "tenet/ops/random.hpp"

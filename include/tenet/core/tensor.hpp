@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "tenet/core/convert.hpp"
+#include "tenet/core/expression_fwd.hpp"
 #include "tenet/core/nested_list.hpp"
 #include "tenet/core/strided_loop.hpp"
 #include "tenet/core/tensor_impl.hpp"
@@ -81,6 +82,11 @@ public:
     Tensor(const Tensor&) = default;
     Tensor(Tensor&&) noexcept = default;
     ~Tensor() = default;
+    /// Evaluates an expression, in one pass, into a new tensor: `Tensor<float> y = a * b + c;`.
+    template <TensorExpression E>
+    Tensor(const E& e) {  // NOLINT: implicit on purpose
+        detail::evaluate_into(*this, e, detail::AssignMode::Fresh);
+    }
 
     // ---- Assignment (see the file comment) -----------------------------------------
     Tensor& operator=(const Tensor&) & = default;
@@ -90,6 +96,25 @@ public:
     template <class U>
     Tensor& operator=(const Tensor<U>& src) && {
         return copy_(src);
+    }
+    /// Rebinds this name to the expression's result (a new tensor), as `y = a + b` does in Python.
+    template <TensorExpression E>
+    Tensor& operator=(const E& e) & {
+        detail::evaluate_into(*this, e, detail::AssignMode::Fresh);
+        return *this;
+    }
+    /// Writes the expression's result (broadcast) into the view this temporary refers to.
+    template <TensorExpression E>
+    Tensor& operator=(const E& e) && {
+        detail::evaluate_into(*this, e, detail::AssignMode::Into);
+        return *this;
+    }
+    /// PyTorch's out=: evaluates into this tensor's storage when the shape fits (no
+    /// allocation), else rebinds to a fresh result of the expression's shape.
+    template <TensorExpression E>
+    Tensor& assign(const E& e) {
+        detail::evaluate_into(*this, e, detail::AssignMode::Out);
+        return *this;
     }
     /// Fills the view this temporary refers to.
     template <Scalar S>

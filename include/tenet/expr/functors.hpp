@@ -1,0 +1,120 @@
+#pragma once
+// Element-wise operation functors. Each says what it computes on one element and,
+// through two type rules, in which type:
+//   compute_t<C>  the type the operands are converted to (C is the promoted common type)
+//   result_t<C>   the element type of the result
+// and carries its PyTorch name for error messages. Functors are empty or hold a few
+// parameters by value, so nodes stay small and copyable to a device.
+
+#include <cmath>
+#include <type_traits>
+
+#include "tenet/core/dtype.hpp"
+
+namespace tenet::fn {
+
+/// float for 16-bit floats (they compute in float, as on PyTorch's CPU), else T itself.
+template <class T>
+using opmath_t = std::conditional_t<is_reduced_float<T>::value, float, T>;
+
+/// The floating type an operation on C produces: C itself if floating, else float32.
+template <class C>
+using floating_t = std::conditional_t<FloatingElement<C>, C, float>;
+
+/// Arithmetic: computes and returns the promoted type.
+struct ArithmeticRule {
+    template <class C>
+    using compute_t = C;
+    template <class C>
+    using result_t = C;
+};
+/// Floating functions: integer and bool inputs give float32 (sin(int64) is float32).
+struct FloatingRule {
+    template <class C>
+    using compute_t = floating_t<C>;
+    template <class C>
+    using result_t = floating_t<C>;
+};
+/// Comparisons and logical ops: compare in the promoted type, return bool.
+struct PredicateRule {
+    template <class C>
+    using compute_t = C;
+    template <class C>
+    using result_t = bool;
+};
+
+struct Add : ArithmeticRule {
+    static constexpr const char* name = "add";
+    template <class T>
+    auto operator()(T a, T b) const {
+        if constexpr (std::is_same_v<T, bool>) return a || b;  // bool + bool is logical or in PyTorch
+        else return static_cast<opmath_t<T>>(a) + static_cast<opmath_t<T>>(b);
+    }
+};
+struct Sub : ArithmeticRule {
+    static constexpr const char* name = "sub";
+    template <class T>
+    auto operator()(T a, T b) const {
+        static_assert(!std::is_same_v<T, bool>,
+                      "tenet: sub: subtraction with two bool tensors is not supported (as in PyTorch); use "
+                      "logical_xor or bitwise_xor");
+        return static_cast<opmath_t<T>>(a) - static_cast<opmath_t<T>>(b);
+    }
+};
+struct Mul : ArithmeticRule {
+    static constexpr const char* name = "mul";
+    template <class T>
+    auto operator()(T a, T b) const {
+        if constexpr (std::is_same_v<T, bool>) return a && b;
+        else return static_cast<opmath_t<T>>(a) * static_cast<opmath_t<T>>(b);
+    }
+};
+/// True division: integer inputs give float32, as torch.div does.
+struct Div : FloatingRule {
+    static constexpr const char* name = "div";
+    template <class T>
+    auto operator()(T a, T b) const {
+        return static_cast<opmath_t<T>>(a) / static_cast<opmath_t<T>>(b);
+    }
+};
+struct Neg : ArithmeticRule {
+    static constexpr const char* name = "neg";
+    template <class T>
+    auto operator()(T a) const {
+        static_assert(!std::is_same_v<T, bool>,
+                      "tenet: neg: negation of a bool tensor is not supported (as in PyTorch); use logical_not");
+        return -static_cast<opmath_t<T>>(a);
+    }
+};
+
+#define TENET_COMPARISON(NAME, TORCH_NAME, OP)                            \
+    struct NAME : PredicateRule {                                         \
+        static constexpr const char* name = TORCH_NAME;                   \
+        template <class T>                                                \
+        bool operator()(T a, T b) const {                                 \
+            return static_cast<opmath_t<T>>(a) OP static_cast<opmath_t<T>>(b); \
+        }                                                                 \
+    };
+TENET_COMPARISON(Eq, "eq", ==)
+TENET_COMPARISON(Ne, "ne", !=)
+TENET_COMPARISON(Lt, "lt", <)
+TENET_COMPARISON(Le, "le", <=)
+TENET_COMPARISON(Gt, "gt", >)
+TENET_COMPARISON(Ge, "ge", >=)
+#undef TENET_COMPARISON
+
+/// Conversion to U (the node for cast<U>(expr)).
+template <class U>
+struct CastTo {
+    static constexpr const char* name = "to";
+    template <class C>
+    using compute_t = C;
+    template <class C>
+    using result_t = U;
+    template <class T>
+    T operator()(T a) const {
+        return a;
+    }
+};
+
+}  // namespace tenet::fn

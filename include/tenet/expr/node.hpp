@@ -1,0 +1,202 @@
+#pragma once
+// Expression nodes. `a * b + c` builds a small tree of these by value and allocates
+// nothing; assigning it to a tensor evaluates the whole tree in one pass
+// (expr/evaluate.hpp). Leaves hold their tensors by handle (shared ownership), so
+// `auto e = a + b;` stays valid after `a` and `b` go out of scope.
+//
+// A node is also its own evaluator: `at<K>(ptrs, i)` returns element i of the current
+// row, where ptrs[K...] are the row pointers of the node's leaves (numbered left to
+// right; K is the first leaf's number). The driver moves the pointers; the nodes
+// only combine values, so the compiler sees one flat, vectorisable loop body.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "tenet/core/expression_fwd.hpp"
+#include "tenet/core/tensor.hpp"
+#include "tenet/expr/promotion.hpp"
+
+namespace tenet {
+
+/// Base of every expression node (CRTP). Being in namespace tenet, it makes tenet's
+/// operators and functions visible to argument-dependent lookup on any node.
+template <class Derived>
+struct ExpressionBase {
+    static constexpr bool is_tenet_expression = true;
+    const Derived& derived() const { return static_cast<const Derived&>(*this); }
+
+    /// Evaluates the expression into a new tensor of its own element type.
+    auto eval() const { return Tensor<typename Derived::value_type>(derived()); }
+};
+
+namespace expr {
+
+/// A tensor in an expression.
+template <Element T>
+struct Leaf : ExpressionBase<Leaf<T>> {
+    using value_type = T;
+    static constexpr size_t num_leaves = 1;
+    static constexpr bool is_scalar = false;
+
+    Tensor<T> tensor;
+
+    explicit Leaf(Tensor<T> t) : tensor(std::move(t)) {}
+    const IntArray& shape() const { return tensor.sizes(); }
+    std::optional<Device> device() const { return tensor.device(); }
+    template <class F>
+    void for_each_leaf(F&& f) const {
+        f(static_cast<const TensorBase&>(tensor));
+    }
+    template <size_t K, class Ptrs>
+    T at(const Ptrs& ptrs, int64_t i) const {
+        return static_cast<const T*>(ptrs[K])[i];
+    }
+};
+
+/// A C++ number in an expression: 0-d, and "weak" in promotion as a Python number is.
+template <class S>
+struct ScalarNode : ExpressionBase<ScalarNode<S>> {
+    using value_type = S;
+    static constexpr size_t num_leaves = 0;
+    static constexpr bool is_scalar = true;
+
+    S value;
+
+    explicit ScalarNode(S v) : value(v) {}
+    const IntArray& shape() const {
+        static const IntArray scalar_shape;
+        return scalar_shape;
+    }
+    std::optional<Device> device() const { return std::nullopt; }
+    template <class F>
+    void for_each_leaf(F&&) const {}
+    template <size_t K, class Ptrs>
+    S at(const Ptrs&, int64_t) const {
+        return value;
+    }
+};
+
+/// The type both operands of a binary node are promoted to (before the op's own rule).
+template <class A, class B>
+using common_t = std::conditional_t<
+    A::is_scalar, promote_scalar_t<typename B::value_type, typename A::value_type>,
+    std::conditional_t<B::is_scalar, promote_scalar_t<typename A::value_type, typename B::value_type>,
+                       promote_t<typename A::value_type, typename B::value_type>>>;
+
+/// The device shared by two operands; throws device_error naming both when they differ.
+inline std::optional<Device> common_device(std::optional<Device> a, std::optional<Device> b, const char* op) {
+    if (a && b && !(*a == *b))
+        detail::fail<device_error>(op, ": expected all tensors to be on the same device, but found at least two "
+                                       "devices, ",
+                                   *a, " and ", *b);
+    return a ? a : b;
+}
+
+/// op(a): Op::result_t<V> is the element type, Op::compute_t<V> the type a is converted to.
+template <class Op, class A>
+struct Unary : ExpressionBase<Unary<Op, A>> {
+    using compute_type = typename Op::template compute_t<typename A::value_type>;
+    using value_type = typename Op::template result_t<typename A::value_type>;
+    static constexpr size_t num_leaves = A::num_leaves;
+    static constexpr bool is_scalar = false;
+
+    A a;
+    Op op;
+
+    Unary(A a_, Op op_ = {}) : a(std::move(a_)), op(op_) {}
+    const IntArray& shape() const { return a.shape(); }
+    std::optional<Device> device() const { return a.device(); }
+    template <class F>
+    void for_each_leaf(F&& f) const {
+        a.for_each_leaf(f);
+    }
+    template <size_t K, class Ptrs>
+    value_type at(const Ptrs& ptrs, int64_t i) const {
+        return convert<value_type>(op(convert<compute_type>(a.template at<K>(ptrs, i))));
+    }
+};
+
+/// op(a, b) with broadcasting; the shape is checked (and fixed) when the node is built.
+template <class Op, class A, class B>
+struct Binary : ExpressionBase<Binary<Op, A, B>> {
+    using common_type = common_t<A, B>;
+    using compute_type = typename Op::template compute_t<common_type>;
+    using value_type = typename Op::template result_t<common_type>;
+    static constexpr size_t num_leaves = A::num_leaves + B::num_leaves;
+    static constexpr bool is_scalar = false;
+
+    A a;
+    B b;
+    Op op;
+    IntArray shape_;
+
+    Binary(A a_, B b_, Op op_ = {})
+        : a(std::move(a_)),
+          b(std::move(b_)),
+          op(op_),
+          shape_(detail::broadcast_shapes(a.shape(), b.shape(), Op::name)) {
+        common_device(a.device(), b.device(), Op::name);
+    }
+    const IntArray& shape() const { return shape_; }
+    std::optional<Device> device() const { return a.device() ? a.device() : b.device(); }
+    template <class F>
+    void for_each_leaf(F&& f) const {
+        a.for_each_leaf(f);
+        b.for_each_leaf(f);
+    }
+    template <size_t K, class Ptrs>
+    value_type at(const Ptrs& ptrs, int64_t i) const {
+        return convert<value_type>(op(convert<compute_type>(a.template at<K>(ptrs, i)),
+                                      convert<compute_type>(b.template at<K + A::num_leaves>(ptrs, i))));
+    }
+};
+
+// ---- Turning operands into nodes ----------------------------------------------------
+
+template <class X>
+struct node_of;
+template <Element T>
+struct node_of<Tensor<T>> {
+    using type = Leaf<T>;
+};
+template <TensorExpression E>
+struct node_of<E> {
+    using type = E;
+};
+template <Scalar S>
+struct node_of<S> {
+    using type = ScalarNode<S>;
+};
+
+/// The node an operand becomes: a tensor -> Leaf, a number -> ScalarNode, a node -> itself.
+template <class X>
+using node_t = typename node_of<std::remove_cvref_t<X>>::type;
+
+template <class X>
+node_t<X> as_node(X&& x) {
+    using R = std::remove_cvref_t<X>;
+    if constexpr (TensorExpression<R>) return std::forward<X>(x);
+    else return node_t<X>(std::forward<X>(x));
+}
+
+/// Anything that may appear as an operand: a tensor, an expression or a number.
+template <class X>
+concept Operand = requires { typename node_of<std::remove_cvref_t<X>>::type; };
+/// An operand that is a tensor or an expression (not a bare number).
+template <class X>
+concept TensorOperand = Operand<X> && !Scalar<std::remove_cvref_t<X>>;
+
+template <class Op, class A>
+auto make_unary(A&& a, Op op = {}) {
+    return Unary<Op, node_t<A>>(as_node(std::forward<A>(a)), op);
+}
+template <class Op, class A, class B>
+auto make_binary(A&& a, B&& b, Op op = {}) {
+    return Binary<Op, node_t<A>, node_t<B>>(as_node(std::forward<A>(a)), as_node(std::forward<B>(b)), op);
+}
+
+}  // namespace expr
+}  // namespace tenet

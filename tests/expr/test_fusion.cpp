@@ -1,0 +1,114 @@
+// Fused expressions: one pass, no temporaries, broadcasting, promotion, aliasing and
+// errors. Expected values are computed here with plain loops over the same inputs.
+#include <catch2/catch.hpp>
+#include <tenet/tenet.hpp>
+
+#include <type_traits>
+#include <vector>
+
+using namespace tenet;
+using namespace tenet::indexing;
+
+namespace {
+int64_t storage_allocations() { return host_allocator().stats().allocations; }
+}  // namespace
+
+TEST_CASE("expr: building an expression allocates nothing; evaluating it allocates only the result") {
+    auto a = arange(12.0).view({3, 4});
+    auto b = arange(4.0);
+    auto c = full({3, 1}, 0.5);
+    const int64_t before = storage_allocations();
+    auto e = a * b + c - a / 2;
+    CHECK(storage_allocations() == before);
+    Tensor<float> y = e;
+    CHECK(storage_allocations() == before + 1);
+    auto out = empty({3, 4});
+    const int64_t before_assign = storage_allocations();
+    out.assign(e);
+    out.index({Slice(), 0}) = a.index({Slice(), 1}) * 3 + 1;
+    CHECK(storage_allocations() == before_assign);
+    for (int64_t i = 0; i < 3; ++i)
+        for (int64_t j = 0; j < 4; ++j) {
+            const float av = static_cast<float>(4 * i + j);
+            CHECK(y(i, j) == av * static_cast<float>(j) + 0.5f - av / 2);
+            CHECK(out(i, j) == (j == 0 ? static_cast<float>(4 * i + 1) * 3 + 1 : av * static_cast<float>(j) + 0.5f - av / 2));
+        }
+}
+
+TEST_CASE("expr: an expression keeps its operands alive and can be evaluated twice") {
+    auto make = [] {
+        auto a = arange(3.0);
+        auto b = full({3}, 2.0);
+        return a * b;  // a and b go out of scope here
+    };
+    auto e = make();
+    Tensor<float> first = e, second = e;
+    CHECK(first.to_vector() == std::vector<float>{0, 2, 4});
+    CHECK(second.to_vector() == first.to_vector());
+}
+
+TEST_CASE("expr: broadcasting follows NumPy rules and errors name both shapes") {
+    auto x = arange(6).view({2, 3, 1});
+    auto y = arange(4).view({1, 4});
+    Tensor<int64_t> z = x + y;
+    CHECK(z.sizes() == IntArray{2, 3, 4});
+    for (int64_t i = 0; i < 2; ++i)
+        for (int64_t j = 0; j < 3; ++j)
+            for (int64_t k = 0; k < 4; ++k) CHECK(z(i, j, k) == 3 * i + j + k);
+    CHECK_THROWS_AS(ones({2, 3}) * ones({3, 2}), shape_error);
+    CHECK_THROWS_WITH(ones({4, 3, 2}) * ones({4, 3}), Catch::Contains("[4, 3, 2]") && Catch::Contains("[4, 3]"));
+    // Empty tensors broadcast like any other size.
+    Tensor<float> empty_result = ones({0, 3}) + ones({3});
+    CHECK(empty_result.sizes() == IntArray{0, 3});
+    CHECK_THROWS_AS(ones({4, 3, 2}) * ones({0}), shape_error);
+}
+
+TEST_CASE("expr: element types promote as in PyTorch") {
+    auto i64 = arange(3);
+    auto u8 = i64.to<uint8_t>();
+    auto i8 = i64.to<int8_t>();
+    auto b = i64 > 0;
+    STATIC_REQUIRE(std::is_same_v<decltype((i64 * 2.5).eval()), Tensor<float>>);
+    STATIC_REQUIRE(std::is_same_v<decltype((i64.to<int32_t>() + i64.to<double>()).eval()), Tensor<double>>);
+    STATIC_REQUIRE(std::is_same_v<decltype((b + i64).eval()), Tensor<int64_t>>);
+    STATIC_REQUIRE(std::is_same_v<decltype((u8 + u8).eval()), Tensor<uint8_t>>);
+    STATIC_REQUIRE(std::is_same_v<decltype((i8 + u8).eval()), Tensor<int16_t>>);
+    STATIC_REQUIRE(std::is_same_v<decltype((i64 < 2).eval()), Tensor<bool>>);
+    STATIC_REQUIRE(std::is_same_v<decltype((i64 / 2).eval()), Tensor<float>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(cast<double>(i64 * 2).eval()), Tensor<double>>);
+    CHECK((i64 / 2).eval().to_vector() == std::vector<float>{0.0f, 0.5f, 1.0f});
+    // uint8 arithmetic wraps as in PyTorch: 200 + 100 = 44.
+    auto big = full({1}, 200).to<uint8_t>();
+    CHECK((big + full({1}, 100).to<uint8_t>()).eval().item() == 44);
+}
+
+TEST_CASE("expr: aliasing gives PyTorch's result") {
+    auto a = arange(9.0).view({3, 3});
+    const auto reference = a.clone();
+    a.assign(a.t() + a);  // reads a transposed while writing a: needs a temporary
+    for (int64_t i = 0; i < 3; ++i)
+        for (int64_t j = 0; j < 3; ++j) CHECK(a(i, j) == reference(j, i) + reference(i, j));
+
+    auto x = arange(5.0);
+    x.index({Slice(1, None)}) = x.index({Slice(None, 4)}) * 10;  // overlapping shifted views
+    CHECK(x.to_vector() == std::vector<float>{0, 0, 10, 20, 30});
+
+    auto s = arange(4.0);
+    s.assign(s * 2 + 1);  // same elements: evaluated in place, still correct
+    CHECK(s.to_vector() == std::vector<float>{1, 3, 5, 7});
+}
+
+TEST_CASE("expr: assignment through views and out= semantics") {
+    auto t = zeros({3, 4});
+    t.index({Slice(), 2}) = arange(3.0) + 1;
+    t[0] = full({4}, 9.0) * 2;
+    CHECK(t.tolist() == tensor({{18.0, 18.0, 18.0, 18.0}, {0.0, 0.0, 2.0, 0.0}, {0.0, 0.0, 3.0, 0.0}}).tolist());
+    auto out = empty({2});
+    const auto* storage_before = out.data_ptr();
+    out.assign(ones({2}) * 3);
+    CHECK(out.data_ptr() == storage_before);
+    out.assign(ones({5}) * 3);  // wrong shape: resized, as PyTorch's out= does
+    CHECK(out.sizes() == IntArray{5});
+    CHECK_THROWS_AS(t.index({Slice(), 0}) = ones({4}) * 2, shape_error);
+    CHECK_THROWS_AS(ones({1}).expand({3}) = ones({3}) * 2, error);  // written-to elements overlap
+}
