@@ -58,23 +58,40 @@ inline bool is_non_overlapping_and_dense(const IntArray& sizes, const IntArray& 
     return true;
 }
 
-/// Strides that keep the memory order of `strides` for a fresh dense tensor
-/// (PyTorch's preserve_format); contiguous strides when the layout is not dense.
+/// Strides for a fresh dense tensor that keep the memory order of (sizes, strides), as
+/// PyTorch's preserve_format: a non-overlapping dense layout keeps its strides verbatim;
+/// any other layout gets dense strides in the same dim order (PyTorch's
+/// infer_dense_strides: dims sorted by stride, stride-0 dims staying in place).
 inline IntArray dense_strides_like(const IntArray& sizes, const IntArray& strides) {
-    if (!is_non_overlapping_and_dense(sizes, strides)) return contiguous_strides(sizes);
+    if (is_non_overlapping_and_dense(sizes, strides)) return strides;
     const size_t n = sizes.size();
-    std::vector<size_t> order(n);
-    std::iota(order.begin(), order.end(), size_t{0});
-    // Innermost (smallest stride) first; ties keep the later dim inner, as row-major does.
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        if (strides[a] != strides[b]) return strides[a] < strides[b];
-        return a > b;
-    });
+    // perm[0] is the innermost dim; start from row-major order, then insertion-sort.
+    std::vector<size_t> perm(n);
+    for (size_t i = 0; i < n; ++i) perm[i] = n - 1 - i;
+    auto should_swap = [&](size_t d0, size_t d1) {
+        const int64_t s0 = strides[d0], s1 = strides[d1];
+        if (s0 == 0 || s1 == 0) return 0;  // ambiguous: keep the row-major order
+        if (s0 != s1) return s0 < s1 ? -1 : 1;
+        return sizes[d0] > sizes[d1] ? 1 : 0;  // equal strides: the smaller size goes inner
+    };
+    for (size_t i = 1; i < n; ++i) {
+        size_t d1 = i;
+        for (size_t j = 1; j <= i; ++j) {
+            const size_t d0 = i - j;
+            const int c = should_swap(perm[d0], perm[d1]);
+            if (c > 0) {
+                std::swap(perm[d0], perm[d1]);
+                d1 = d0;
+            } else if (c < 0) {
+                break;
+            }
+        }
+    }
     IntArray result(n);
     int64_t s = 1;
-    for (size_t i : order) {
+    for (size_t i : perm) {
         result[i] = s;
-        s *= std::max<int64_t>(sizes[i], 1);
+        if (sizes[i] > 1) s *= sizes[i];
     }
     return result;
 }

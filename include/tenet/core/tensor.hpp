@@ -342,6 +342,15 @@ public:
     }
     Tensor& zero_() { return fill_(0); }
 
+    // ---- Element-wise math methods: declared here, defined in expr/math.hpp -----------
+    // (section owned by expr/math.hpp)
+
+    // ---- Binary and in-place arithmetic methods: defined in expr/binary_ops.hpp -------
+    // (section owned by expr/binary_ops.hpp)
+
+    // ---- Reductions: declared here, defined in ops/reduce.hpp -----------------------
+    // (section owned by ops/reduce.hpp)
+
 private:
     static Tensor wrap(TensorImplPtr p) { return Tensor(std::move(p)); }
     Tensor contiguous_copy() const {

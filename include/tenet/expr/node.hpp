@@ -30,6 +30,15 @@ struct ExpressionBase {
 
     /// Evaluates the expression into a new tensor of its own element type.
     auto eval() const { return Tensor<typename Derived::value_type>(derived()); }
+
+    // ---- Element-wise math methods: declared here, defined in expr/math.hpp -----------
+    // (section owned by expr/math.hpp)
+
+    // ---- Binary arithmetic methods: defined in expr/binary_ops.hpp --------------------
+    // (section owned by expr/binary_ops.hpp)
+
+    // ---- Reductions: declared here, defined in ops/reduce.hpp -----------------------
+    // (section owned by ops/reduce.hpp)
 };
 
 namespace expr {

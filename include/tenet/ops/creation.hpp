@@ -143,13 +143,20 @@ Tensor<T> ones_like(const Tensor<U>& t, dtype_t<T>) {
 namespace detail {
 template <class T>
 Tensor<T> arange_impl(double start, double end, double step, TensorOptions options) {
-    if (step == 0) fail<value_error>("arange: step must be nonzero");
     if (!std::isfinite(start) || !std::isfinite(end))
         fail<value_error>("arange: unsupported range: ", start, " -> ", end);
+    // As PyTorch, integral dtypes check the step after truncating it to an integer
+    // (their accumulate type is int64), so arange(0, 5, 0.5, kInt32) is refused.
+    const double checked_step = std::is_integral_v<T> ? std::trunc(step) : step;
+    if (checked_step == 0) fail<value_error>("arange: step must be nonzero (got ", step, ")");
     if ((step > 0 && end < start) || (step < 0 && end > start))
         fail<value_error>("arange: upper bound and larger bound inconsistent with step sign (start ", start,
                           ", end ", end, ", step ", step, ")");
-    const double count = std::ceil((end - start) / step);
+    // PyTorch counts int64 ranges with the bounds and step truncated to integers
+    // (arange(0, 5, 1.5, kInt64) has 5 elements); every other dtype counts in double.
+    const double count = std::is_same_v<T, int64_t>
+                             ? std::ceil((std::trunc(end) - std::trunc(start)) / std::trunc(step))
+                             : std::ceil((end - start) / step);
     if (count > static_cast<double>(std::numeric_limits<int64_t>::max() / 2))
         fail<value_error>("arange: the range ", start, " -> ", end, " with step ", step, " is too large");
     Tensor<T> t = empty<T>({static_cast<int64_t>(count)}, options);
@@ -205,11 +212,15 @@ Tensor<T> linspace(double start, double end, int64_t steps, TensorOptions option
     if (steps > 1) {
         // As PyTorch: the first half counts up from start, the second half down from end,
         // so both ends are exact.
-        const double step = (end - start) / static_cast<double>(steps - 1);
+        // The arithmetic runs in the element type for float and double (PyTorch's step_t),
+        // in double otherwise.
+        using step_t = std::conditional_t<std::is_same_v<T, float>, float, double>;
+        const step_t first = static_cast<step_t>(start), last = static_cast<step_t>(end);
+        const step_t step = (last - first) / static_cast<step_t>(steps - 1);
         const int64_t halfway = steps / 2;
         for (int64_t i = 0; i < steps; ++i)
-            p[i] = convert<T>(i < halfway ? start + step * static_cast<double>(i)
-                                          : end - step * static_cast<double>(steps - i - 1));
+            p[i] = convert<T>(i < halfway ? first + step * static_cast<step_t>(i)
+                                          : last - step * static_cast<step_t>(steps - i - 1));
     }
     return t;
 }
