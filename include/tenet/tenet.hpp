@@ -7,6 +7,7 @@
 #include "tenet/core/dtype.hpp"
 #include "tenet/core/device.hpp"
 #include "tenet/core/errors.hpp"
+#include "tenet/core/parallel.hpp"
 #include "tenet/core/tensor.hpp"
 
 #include "tenet/expr/promotion.hpp"

@@ -112,3 +112,27 @@ TEST_CASE("expr: assignment through views and out= semantics") {
     CHECK_THROWS_AS(t.index({Slice(), 0}) = ones({4}) * 2, shape_error);
     CHECK_THROWS_AS(ones({1}).expand({3}) = ones({3}) * 2, error);  // written-to elements overlap
 }
+
+TEST_CASE("expr: results do not depend on the thread count") {
+    const int saved = get_num_threads();
+    auto a = arange(3.0 * 70000).view({3, 70000});
+    auto b = arange(70000.0);
+    set_num_threads(1);
+    Tensor<float> one = (a.t() * 2 + b.unsqueeze(1)).t();
+    Tensor<float> flat_one = a * b + 1;
+    set_num_threads(2);
+    Tensor<float> two = (a.t() * 2 + b.unsqueeze(1)).t();
+    Tensor<float> flat_two = a * b + 1;
+    set_num_threads(saved);
+    CHECK(one.to_vector() == two.to_vector());
+    CHECK(flat_one.to_vector() == flat_two.to_vector());
+    CHECK_THROWS_AS(set_num_threads(0), value_error);
+}
+
+TEST_CASE("expr: a transposed operand is read tile by tile with the right values") {
+    auto a = arange(300.0 * 70).view({300, 70});
+    auto b = arange(70.0 * 300).view({70, 300});
+    Tensor<float> y = a.t() + b;
+    for (int64_t i = 0; i < 70; i += 7)
+        for (int64_t j = 0; j < 300; j += 13) CHECK(y(i, j) == static_cast<float>(j * 70 + i) + static_cast<float>(i * 300 + j));
+}

@@ -12,11 +12,13 @@
 //     aligned buffer, so the arithmetic still runs on unit-stride data.
 
 #include <algorithm>
+#include <cstdlib>
 #include <array>
 #include <cstdint>
 #include <cstring>
 
 #include "tenet/core/expression_fwd.hpp"
+#include "tenet/core/parallel.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/node.hpp"
 
@@ -40,86 +42,174 @@ inline void gather(unsigned char* out, const unsigned char* in, int64_t stride, 
     }
 }
 
+/// The operands of one evaluation, laid over a common shape: operand 0 is the
+/// destination, operands 1..L the expression's leaves (broadcast leaves have stride 0).
+/// Dims all operands walk contiguously are merged; a row is the innermost dim.
+template <size_t N>
+struct LoopGeometry {
+    IntArray sizes;                     // coalesced shape, at least 1-D
+    std::array<IntArray, N> strides;    // per operand, in elements
+    std::array<unsigned char*, N> base; // address of each operand's element 0
+    std::array<int64_t, N> itemsize;
+
+    int64_t inner() const { return sizes.back(); }
+    int64_t rows() const { return product(sizes) / inner(); }
+    int64_t inner_stride(size_t o) const { return strides[o].back(); }
+
+    /// Coalesces the dims; call once every operand is filled in.
+    void finish() {
+        if (sizes.empty()) {  // a 0-d result: one element
+            sizes = IntArray{1};
+            for (auto& s : strides) s = IntArray{0};
+        }
+        coalesce_dims(sizes, strides);
+    }
+    /// Byte offsets of row `row` (row-major over all dims but the last), per operand.
+    std::array<int64_t, N> row_offsets(int64_t row, IntArray& counter) const {
+        std::array<int64_t, N> off{};
+        counter = IntArray(sizes.size(), 0);
+        for (size_t d = sizes.size() - 1; d-- > 0;) {
+            counter[d] = row % sizes[d];
+            row /= sizes[d];
+            for (size_t o = 0; o < N; ++o) off[o] += counter[d] * strides[o][d] * itemsize[o];
+        }
+        return off;
+    }
+    /// Moves `off` to the next row, like an odometer over the outer dims.
+    void next_row(IntArray& counter, std::array<int64_t, N>& off) const {
+        for (size_t d = sizes.size() - 1; d-- > 0;) {
+            if (++counter[d] < sizes[d]) {
+                for (size_t o = 0; o < N; ++o) off[o] += strides[o][d] * itemsize[o];
+                return;
+            }
+            for (size_t o = 0; o < N; ++o) off[o] -= (sizes[d] - 1) * strides[o][d] * itemsize[o];
+            counter[d] = 0;
+        }
+    }
+};
+
+/// Lays dst and the leaves of `e` over dst's shape.
+template <class T, class E>
+LoopGeometry<E::num_leaves + 1> expression_geometry(const Tensor<T>& dst, const E& e) {
+    LoopGeometry<E::num_leaves + 1> g;
+    g.sizes = dst.sizes();
+    g.strides[0] = dst.strides();
+    g.base[0] = reinterpret_cast<unsigned char*>(dst.data_ptr());
+    g.itemsize[0] = sizeof(T);
+    size_t k = 1;
+    e.for_each_leaf([&](const TensorBase& leaf) {
+        g.strides[k] = expand_geometry(leaf.sizes(), leaf.strides(), dst.sizes(), "evaluate").second;
+        g.base[k] = static_cast<unsigned char*>(leaf.impl().storage->data()) + leaf.storage_offset() * leaf.element_size();
+        g.itemsize[k] = leaf.element_size();
+        ++k;
+    });
+    g.finish();
+    return g;
+}
+
+/// Evaluates columns [col_begin, col_end) of one row of `e` into operand 0.
+template <class T, class E, size_t N>
+void run_row_segment(const LoopGeometry<N>& g, const E& e, const std::array<int64_t, N>& off, int64_t col_begin,
+                     int64_t col_end, bool unit) {
+    constexpr size_t L = N - 1;
+    std::array<const void*, L + (L == 0)> ptrs{};
+    T* out = reinterpret_cast<T*>(g.base[0] + off[0]);
+    if (unit) {  // every operand unit-stride: read in place, the loop vectorises
+        for (size_t l = 0; l < L; ++l) ptrs[l] = g.base[l + 1] + off[l + 1] + col_begin * g.itemsize[l + 1];
+        T* o = out + col_begin;
+        const int64_t n = col_end - col_begin;
+        for (int64_t i = 0; i < n; ++i) o[i] = convert<T>(e.template at<0>(ptrs, i));
+        return;
+    }
+    alignas(64) unsigned char buffers[L + 1][kChunk * 8];
+    const int64_t out_stride = g.inner_stride(0);
+    for (int64_t i0 = col_begin; i0 < col_end; i0 += kChunk) {
+        const int64_t count = std::min(kChunk, col_end - i0);
+        for (size_t l = 0; l < L; ++l) {
+            const int64_t s = g.inner_stride(l + 1);
+            const unsigned char* at = g.base[l + 1] + off[l + 1] + i0 * s * g.itemsize[l + 1];
+            if (s == 1) {
+                ptrs[l] = at;
+            } else {  // broadcast or strided: gather to unit stride first
+                gather(buffers[l], at, s, count, g.itemsize[l + 1]);
+                ptrs[l] = buffers[l];
+            }
+        }
+        if (out_stride == 1) {
+            T* o = out + i0;
+            for (int64_t i = 0; i < count; ++i) o[i] = convert<T>(e.template at<0>(ptrs, i));
+        } else {
+            T* o = reinterpret_cast<T*>(buffers[L]);
+            for (int64_t i = 0; i < count; ++i) o[i] = convert<T>(e.template at<0>(ptrs, i));
+            for (int64_t i = 0; i < count; ++i) out[(i0 + i) * out_stride] = o[i];
+        }
+    }
+}
+
 /// Runs `e` over `dst`'s shape (leaves broadcast to it) and writes every element of dst.
 template <class T, class E>
 void run_expression(const Tensor<T>& dst, const E& e) {
-    constexpr size_t L = E::num_leaves;
-    constexpr size_t N = L + 1;  // operand 0 is the destination
+    constexpr size_t N = E::num_leaves + 1;
     if (dst.numel() == 0) return;
+    const LoopGeometry<N> g = expression_geometry(dst, e);
+    const int64_t inner = g.inner(), rows = g.rows();
+    const size_t nd = g.sizes.size();
 
-    std::array<IntArray, N> strides;
-    std::array<unsigned char*, N> base;
-    std::array<int64_t, N> itemsize;
-    strides[0] = dst.strides();
-    base[0] = reinterpret_cast<unsigned char*>(dst.data_ptr());
-    itemsize[0] = sizeof(T);
-    size_t k = 1;
-    e.for_each_leaf([&](const TensorBase& leaf) {
-        strides[k] = expand_geometry(leaf.sizes(), leaf.strides(), dst.sizes(), "evaluate").second;
-        base[k] = static_cast<unsigned char*>(leaf.impl().storage->data()) + leaf.storage_offset() * leaf.element_size();
-        itemsize[k] = leaf.element_size();
-        ++k;
-    });
-    IntArray sizes = dst.sizes();
-    if (sizes.empty()) {  // a 0-d result: one element
-        sizes = IntArray{1};
-        for (auto& s : strides) s = IntArray{0};
-    }
-    coalesce_dims(sizes, strides);
-
-    const size_t nd = sizes.size();
-    const int64_t inner = sizes[nd - 1];
-    std::array<int64_t, N> inner_stride;
     bool unit = true;
+    bool transposed = false;  // an operand walks its rows across memory: tile to reuse its cache lines
     for (size_t o = 0; o < N; ++o) {
-        inner_stride[o] = strides[o][nd - 1];
-        unit = unit && inner_stride[o] == 1;
+        const int64_t s = g.inner_stride(o);
+        unit = unit && s == 1;
+        if (nd >= 2 && s != 0 && s != 1 && std::abs(g.strides[o][nd - 2]) < std::abs(s)) transposed = true;
     }
+    constexpr int64_t kTileRows = 16;
 
-    std::array<int64_t, N> offset{};  // byte offset of the current row, per operand
-    IntArray counter(nd, 0);
-    std::array<const void*, L + (L == 0)> ptrs{};
-    alignas(64) unsigned char buffers[L + 1][kChunk * 8];
-
-    while (true) {
-        T* out = reinterpret_cast<T*>(base[0] + offset[0]);
-        if (unit) {
-            for (size_t l = 0; l < L; ++l) ptrs[l] = base[l + 1] + offset[l + 1];
-            for (int64_t i = 0; i < inner; ++i) out[i] = convert<T>(e.template at<0>(ptrs, i));
-        } else {
-            for (int64_t i0 = 0; i0 < inner; i0 += kChunk) {
-                const int64_t count = std::min(kChunk, inner - i0);
-                for (size_t l = 0; l < L; ++l) {
-                    const unsigned char* row = base[l + 1] + offset[l + 1];
-                    const int64_t s = inner_stride[l + 1];
-                    if (s == 1) {
-                        ptrs[l] = row + i0 * itemsize[l + 1];
-                    } else {
-                        gather(buffers[l], row + i0 * s * itemsize[l + 1], s, count, itemsize[l + 1]);
-                        ptrs[l] = buffers[l];
-                    }
-                }
-                if (inner_stride[0] == 1) {
-                    T* o = out + i0;
-                    for (int64_t i = 0; i < count; ++i) o[i] = convert<T>(e.template at<0>(ptrs, i));
-                } else {
-                    T* o = reinterpret_cast<T*>(buffers[L]);
-                    for (int64_t i = 0; i < count; ++i) o[i] = convert<T>(e.template at<0>(ptrs, i));
-                    for (int64_t i = 0; i < count; ++i) out[(i0 + i) * inner_stride[0]] = o[i];
-                }
+    // Rows [row_begin, row_end), columns [col_begin, col_end) of each.
+    auto run_block = [&](int64_t row_begin, int64_t row_end, int64_t col_begin, int64_t col_end) {
+        IntArray counter;
+        std::array<int64_t, N> off = g.row_offsets(row_begin, counter);
+        if (!transposed) {
+            for (int64_t r = row_begin; r < row_end; ++r) {
+                run_row_segment<T>(g, e, off, col_begin, col_end, unit);
+                if (r + 1 < row_end) g.next_row(counter, off);
             }
+            return;
         }
-        // Next row: advance the outer dims like an odometer.
-        size_t d = nd - 1;
-        while (true) {
-            if (d == 0) return;
-            --d;
-            if (++counter[d] < sizes[d]) {
-                for (size_t o = 0; o < N; ++o) offset[o] += strides[o][d] * itemsize[o];
-                break;
+        // Tiles of kTileRows rows x kChunk columns: the transposed operand's cache lines
+        // are loaded once per tile instead of once per row.
+        std::array<std::array<int64_t, N>, kTileRows> tile;
+        for (int64_t r0 = row_begin; r0 < row_end; r0 += kTileRows) {
+            const int64_t nrows = std::min(kTileRows, row_end - r0);
+            for (int64_t j = 0; j < nrows; ++j) {
+                tile[j] = off;
+                if (r0 + j + 1 < row_end) g.next_row(counter, off);
             }
-            for (size_t o = 0; o < N; ++o) offset[o] -= (sizes[d] - 1) * strides[o][d] * itemsize[o];
-            counter[d] = 0;
+            for (int64_t c0 = col_begin; c0 < col_end; c0 += kChunk)
+                for (int64_t j = 0; j < nrows; ++j)
+                    run_row_segment<T>(g, e, tile[j], c0, std::min(c0 + kChunk, col_end), unit);
+        }
+    };
+
+    const int threads = dst.numel() >= kParallelThreshold ? get_num_threads() : 1;
+    if (threads <= 1) {
+        run_block(0, rows, 0, inner);
+        return;
+    }
+    // Split rows across threads; a single long row is split by columns instead.
+#pragma omp parallel num_threads(threads)
+    {
+#ifdef _OPENMP
+        const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+#else
+        const int64_t t = 0, nt = 1;
+#endif
+        if (rows >= nt) {
+            run_block(rows * t / nt, rows * (t + 1) / nt, 0, inner);
+        } else {
+            // Column ranges aligned to 16 elements so threads never share a cache line of a row.
+            const int64_t per = (inner / nt + 15) / 16 * 16;
+            const int64_t c0 = std::min(inner, per * t), c1 = t + 1 == nt ? inner : std::min(inner, per * (t + 1));
+            if (c0 < c1) run_block(0, rows, c0, c1);
         }
     }
 }

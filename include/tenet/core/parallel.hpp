@@ -1,0 +1,41 @@
+#pragma once
+// Intra-op parallelism: the number of threads large element-wise work is split across
+// (PyTorch's set_num_threads / get_num_threads). Results never depend on it.
+
+#include <cstdint>
+
+#include "tenet/core/errors.hpp"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace tenet {
+
+namespace detail {
+inline int& num_threads_setting() {
+#ifdef _OPENMP
+    static int n = omp_get_max_threads();
+#else
+    static int n = 1;
+#endif
+    return n;
+}
+/// Outputs smaller than this stay on the calling thread: splitting costs more than it saves.
+inline constexpr int64_t kParallelThreshold = int64_t{1} << 15;
+}  // namespace detail
+
+/// The number of threads tenet splits large operations across.
+inline int get_num_threads() { return detail::num_threads_setting(); }
+
+/// Sets the number of threads for large operations (n >= 1). Without OpenMP only 1 is valid.
+inline void set_num_threads(int n) {
+    if (n < 1) detail::fail<value_error>("set_num_threads: expected a positive number of threads, got ", n);
+#ifndef _OPENMP
+    if (n != 1)
+        detail::fail<value_error>("set_num_threads: tenet was compiled without OpenMP, so only 1 thread is available");
+#endif
+    detail::num_threads_setting() = n;
+}
+
+}  // namespace tenet
