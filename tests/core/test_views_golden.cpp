@@ -1,0 +1,13 @@
+// Views, indexing, copies and writes through views against real PyTorch 1.13:
+// golden_views.inc is written by tests/golden/gen_core.py, which evaluates each case's
+// Python twin with torch and records sizes, strides, storage offset, is_contiguous,
+// dtype and values. Everything is compared exactly.
+#include "golden_check.hpp"
+
+#include <cmath>
+#include <limits>
+
+TEST_CASE("views: golden cases from PyTorch (views, indexing, clone, writes through views)") {
+    using namespace tenet::indexing;
+#include "golden_views.inc"
+}
