@@ -21,8 +21,10 @@ inline int& num_threads_setting() {
 #endif
     return n;
 }
-/// Outputs smaller than this stay on the calling thread: splitting costs more than it saves.
-inline constexpr int64_t kParallelThreshold = int64_t{1} << 15;
+/// Outputs smaller than this stay on the calling thread: below ~2^18 elements (tens of
+/// microseconds of work) waking a second thread costs more than it saves, especially on
+/// a machine whose other cores are busy.
+inline constexpr int64_t kParallelThreshold = int64_t{1} << 18;
 }  // namespace detail
 
 /// The number of threads tenet splits large operations across.

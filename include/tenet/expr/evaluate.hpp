@@ -30,8 +30,14 @@ inline constexpr int64_t kChunk = 256;
 inline void gather(unsigned char* out, const unsigned char* in, int64_t stride, int64_t count, int64_t itemsize) {
     auto typed = [&](auto tag) {
         using W = decltype(tag);
-        const W* src = reinterpret_cast<const W*>(in);
         W* dst = reinterpret_cast<W*>(out);
+        if (stride == 0) {  // a broadcast value
+            W v;
+            std::memcpy(&v, in, sizeof(W));
+            std::fill_n(dst, count, v);
+            return;
+        }
+        const W* src = reinterpret_cast<const W*>(in);
         for (int64_t j = 0; j < count; ++j) std::memcpy(dst + j, src + j * stride, sizeof(W));
     };
     switch (itemsize) {
@@ -123,6 +129,11 @@ void run_row_segment(const LoopGeometry<N>& g, const E& e, const std::array<int6
     }
     alignas(64) unsigned char buffers[L + 1][kChunk * 8];
     const int64_t out_stride = g.inner_stride(0);
+    // A leaf broadcast along the row (stride 0) is one value: spread it over its buffer once.
+    for (size_t l = 0; l < L; ++l)
+        if (g.inner_stride(l + 1) == 0)
+            gather(buffers[l], g.base[l + 1] + off[l + 1], 0, std::min(kChunk, col_end - col_begin),
+                   g.itemsize[l + 1]);
     for (int64_t i0 = col_begin; i0 < col_end; i0 += kChunk) {
         const int64_t count = std::min(kChunk, col_end - i0);
         for (size_t l = 0; l < L; ++l) {
@@ -130,8 +141,8 @@ void run_row_segment(const LoopGeometry<N>& g, const E& e, const std::array<int6
             const unsigned char* at = g.base[l + 1] + off[l + 1] + i0 * s * g.itemsize[l + 1];
             if (s == 1) {
                 ptrs[l] = at;
-            } else {  // broadcast or strided: gather to unit stride first
-                gather(buffers[l], at, s, count, g.itemsize[l + 1]);
+            } else {  // strided: gather to unit stride first
+                if (s != 0) gather(buffers[l], at, s, count, g.itemsize[l + 1]);
                 ptrs[l] = buffers[l];
             }
         }
@@ -147,10 +158,32 @@ void run_row_segment(const LoopGeometry<N>& g, const E& e, const std::array<int6
 }
 
 /// Runs `e` over `dst`'s shape (leaves broadcast to it) and writes every element of dst.
+/// Whether dst and every leaf are contiguous with dst's shape: then a flat loop does it.
+template <class T, class E>
+bool all_contiguous_same_shape(const Tensor<T>& dst, const E& e) {
+    if (!dst.is_contiguous()) return false;
+    bool same = true;
+    e.for_each_leaf([&](const TensorBase& leaf) { same = same && leaf.is_contiguous() && leaf.sizes() == dst.sizes(); });
+    return same;
+}
+
 template <class T, class E>
 void run_expression(const Tensor<T>& dst, const E& e) {
     constexpr size_t N = E::num_leaves + 1;
-    if (dst.numel() == 0) return;
+    const int64_t numel = dst.numel();
+    if (numel == 0) return;
+    if (numel < kParallelThreshold && all_contiguous_same_shape(dst, e)) {
+        // The common small case: no geometry to build, one flat vectorisable loop.
+        std::array<const void*, N - 1 + (N == 1)> ptrs{};
+        size_t k = 0;
+        e.for_each_leaf([&](const TensorBase& leaf) {
+            ptrs[k++] = static_cast<const unsigned char*>(leaf.impl().storage->data()) +
+                        leaf.storage_offset() * leaf.element_size();
+        });
+        T* out = dst.data_ptr();
+        for (int64_t i = 0; i < numel; ++i) out[i] = convert<T>(e.template at<0>(ptrs, i));
+        return;
+    }
     const LoopGeometry<N> g = expression_geometry(dst, e);
     const int64_t inner = g.inner(), rows = g.rows();
     const size_t nd = g.sizes.size();
