@@ -1,0 +1,22 @@
+// Plain C++ reference loops that need different flags from the rest of tenet_bench: this TU
+// alone is compiled with -ffast-math (see bench/CMakeLists.txt), which lets GCC vectorise
+// std::exp through glibc's libmvec (_ZGV*_expf). It includes nothing from tenet or Eigen,
+// so no inline function compiled under -ffast-math can leak into the other TUs.
+//
+// No benchmarks are registered here; bench_pointwise.cpp times these functions.
+
+#include "bench_plain_kernels.hpp"
+
+#include <cmath>
+
+namespace tenet_bench {
+
+void w2_fastmath(const float* __restrict a, const float* __restrict b, const float* __restrict c,
+                 const float* __restrict d, float* __restrict y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+        const float t = a[i] * b[i] + c[i];
+        y[i] = 1.0f / (1.0f + std::exp(-t)) * d[i] - 0.5f * a[i];
+    }
+}
+
+}  // namespace tenet_bench

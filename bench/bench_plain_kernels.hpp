@@ -1,0 +1,19 @@
+#pragma once
+// Hand-written loops compiled in their own TU (bench_plain_kernels.cpp) with other flags.
+
+#include <cstdint>
+#include <cstdlib>
+
+namespace tenet_bench {
+
+/// Threads for tenet and LibTorch: $TENET_BENCH_THREADS, 1 when unset or invalid.
+inline int bench_threads() {
+    const char* s = std::getenv("TENET_BENCH_THREADS");
+    const int n = s ? std::atoi(s) : 1;
+    return n >= 1 ? n : 1;
+}
+
+/// W2 with -ffast-math: y = 1/(1+exp(-(a*b+c))) * d - 0.5*a, exp vectorised by libmvec.
+void w2_fastmath(const float* a, const float* b, const float* c, const float* d, float* y, int64_t n);
+
+}  // namespace tenet_bench
