@@ -14,8 +14,11 @@
 #include "tenet/expr/functors.hpp"
 #include "tenet/expr/node.hpp"
 #include "tenet/expr/operators.hpp"
+#include "tenet/expr/binary_ops.hpp"
+#include "tenet/expr/math.hpp"
 #include "tenet/expr/evaluate.hpp"
 
+#include "tenet/ops/reduce.hpp"
 #include "tenet/ops/creation.hpp"
 #include "tenet/ops/random.hpp"
 

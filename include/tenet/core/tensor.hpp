@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -344,12 +345,163 @@ public:
 
     // ---- Element-wise math methods: declared here, defined in expr/math.hpp -----------
     // (section owned by expr/math.hpp)
+    // The argument-free ops as an X-macro list (also used by ExpressionBase and math.hpp).
+    // Each gets a lazy method `t.sin()` and an in-place `t.sin_()` that writes into t.
+#define TENET_MATH_UNARY_OPS(X)                                                                        \
+    X(abs) X(sign) X(ceil) X(floor) X(round) X(trunc) X(sqrt) X(rsqrt) X(square) X(reciprocal) X(exp)   \
+    X(exp2) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan)     \
+    X(sinh) X(cosh) X(tanh) X(asinh) X(acosh) X(atanh) X(sigmoid) X(relu) X(silu) X(erf) X(erfc)       \
+    X(erfinv) X(logical_not) X(bitwise_not)
+#define TENET_DECLARE_MATH_METHOD(NAME) \
+    auto NAME() const;                  \
+    Tensor& NAME##_();
+    TENET_MATH_UNARY_OPS(TENET_DECLARE_MATH_METHOD)
+#undef TENET_DECLARE_MATH_METHOD
+    /// Predicates (bool results; no in-place forms, as in PyTorch).
+    auto isnan() const;
+    auto isinf() const;
+    auto isfinite() const;
+    /// gelu(approximate = "none" | "tanh"), softplus(beta, threshold) as torch.nn.functional.
+    auto gelu(const char* approximate = "none") const;
+    Tensor& gelu_(const char* approximate = "none");
+    auto softplus(double beta = 1.0, double threshold = 20.0) const;
+    Tensor& softplus_(double beta = 1.0, double threshold = 20.0);
+    /// nan -> nan, +inf -> posinf, -inf -> neginf (defaults: the type's max and lowest).
+    auto nan_to_num(double nan = 0.0, std::optional<double> posinf = std::nullopt,
+                    std::optional<double> neginf = std::nullopt) const;
+    Tensor& nan_to_num_(double nan = 0.0, std::optional<double> posinf = std::nullopt,
+                        std::optional<double> neginf = std::nullopt);
+    /// clamp(min, max): at least one bound must be given (throws value_error otherwise).
+    auto clamp(std::optional<double> min, std::optional<double> max = std::nullopt) const;
+    Tensor& clamp_(std::optional<double> min, std::optional<double> max = std::nullopt);
+    auto clamp_min(double min) const;
+    Tensor& clamp_min_(double min);
+    auto clamp_max(double max) const;
+    Tensor& clamp_max_(double max);
 
     // ---- Binary and in-place arithmetic methods: defined in expr/binary_ops.hpp -------
     // (section owned by expr/binary_ops.hpp)
+    // `a.add(b)` is the lazy tenet::add(a, b); `a.add_(b)` and `a += b` evaluate
+    // `a + b` into a in one pass (a compile error when the result type cannot be cast to T).
+#define TENET_TENSOR_BINARY_METHOD(NAME) \
+    template <class X>                   \
+    auto NAME(const X& other) const;
+#define TENET_TENSOR_INPLACE_METHOD(NAME) \
+    template <class X>                    \
+    Tensor& NAME(const X& other);
+    TENET_TENSOR_BINARY_METHOD(add)
+    TENET_TENSOR_BINARY_METHOD(sub)
+    TENET_TENSOR_BINARY_METHOD(mul)
+    TENET_TENSOR_BINARY_METHOD(div)
+    TENET_TENSOR_BINARY_METHOD(true_divide)
+    TENET_TENSOR_BINARY_METHOD(floor_divide)
+    TENET_TENSOR_BINARY_METHOD(remainder)
+    TENET_TENSOR_BINARY_METHOD(fmod)
+    TENET_TENSOR_BINARY_METHOD(pow)
+    TENET_TENSOR_BINARY_METHOD(atan2)
+    TENET_TENSOR_BINARY_METHOD(hypot)
+    TENET_TENSOR_BINARY_METHOD(maximum)
+    TENET_TENSOR_BINARY_METHOD(minimum)
+    TENET_TENSOR_BINARY_METHOD(bitwise_and)
+    TENET_TENSOR_BINARY_METHOD(bitwise_or)
+    TENET_TENSOR_BINARY_METHOD(bitwise_xor)
+    TENET_TENSOR_BINARY_METHOD(bitwise_left_shift)
+    TENET_TENSOR_BINARY_METHOD(bitwise_right_shift)
+    TENET_TENSOR_BINARY_METHOD(logical_and)
+    TENET_TENSOR_BINARY_METHOD(logical_or)
+    TENET_TENSOR_BINARY_METHOD(logical_xor)
+    TENET_TENSOR_BINARY_METHOD(eq)
+    TENET_TENSOR_BINARY_METHOD(ne)
+    TENET_TENSOR_BINARY_METHOD(lt)
+    TENET_TENSOR_BINARY_METHOD(le)
+    TENET_TENSOR_BINARY_METHOD(gt)
+    TENET_TENSOR_BINARY_METHOD(ge)
+    TENET_TENSOR_INPLACE_METHOD(add_)
+    TENET_TENSOR_INPLACE_METHOD(sub_)
+    TENET_TENSOR_INPLACE_METHOD(mul_)
+    TENET_TENSOR_INPLACE_METHOD(div_)
+    TENET_TENSOR_INPLACE_METHOD(true_divide_)
+    TENET_TENSOR_INPLACE_METHOD(floor_divide_)
+    TENET_TENSOR_INPLACE_METHOD(remainder_)
+    TENET_TENSOR_INPLACE_METHOD(fmod_)
+    TENET_TENSOR_INPLACE_METHOD(pow_)
+    TENET_TENSOR_INPLACE_METHOD(atan2_)
+    TENET_TENSOR_INPLACE_METHOD(hypot_)
+    TENET_TENSOR_INPLACE_METHOD(bitwise_and_)
+    TENET_TENSOR_INPLACE_METHOD(bitwise_or_)
+    TENET_TENSOR_INPLACE_METHOD(bitwise_xor_)
+    TENET_TENSOR_INPLACE_METHOD(bitwise_left_shift_)
+    TENET_TENSOR_INPLACE_METHOD(bitwise_right_shift_)
+    TENET_TENSOR_INPLACE_METHOD(logical_and_)
+    TENET_TENSOR_INPLACE_METHOD(logical_or_)
+    TENET_TENSOR_INPLACE_METHOD(logical_xor_)
+    TENET_TENSOR_INPLACE_METHOD(operator+=)
+    TENET_TENSOR_INPLACE_METHOD(operator-=)
+    TENET_TENSOR_INPLACE_METHOD(operator*=)
+    TENET_TENSOR_INPLACE_METHOD(operator/=)
+    TENET_TENSOR_INPLACE_METHOD(operator%=)
+    TENET_TENSOR_INPLACE_METHOD(operator&=)
+    TENET_TENSOR_INPLACE_METHOD(operator|=)
+    TENET_TENSOR_INPLACE_METHOD(operator^=)
+    TENET_TENSOR_INPLACE_METHOD(operator<<=)
+    TENET_TENSOR_INPLACE_METHOD(operator>>=)
+#undef TENET_TENSOR_BINARY_METHOD
+#undef TENET_TENSOR_INPLACE_METHOD
+    template <class X, class S>
+    auto add(const X& other, S alpha) const;
+    template <class X, class S>
+    auto sub(const X& other, S alpha) const;
+    template <class X>
+    auto div(const X& other, std::string_view rounding_mode) const;
+    template <class X, class W>
+    auto lerp(const X& end, const W& weight) const;
+    template <class C, class X>
+    auto where(const C& condition, const X& other) const;
+    template <class X, class S>
+    Tensor& add_(const X& other, S alpha);
+    template <class X, class S>
+    Tensor& sub_(const X& other, S alpha);
+    template <class X>
+    Tensor& div_(const X& other, std::string_view rounding_mode);
+    template <class X, class W>
+    Tensor& lerp_(const X& end, const W& weight);
 
     // ---- Reductions: declared here, defined in ops/reduce.hpp -----------------------
     // (section owned by ops/reduce.hpp)
+    // Over all elements (a 0-d result), along one dim, or along a list of dims (negative
+    // counts from the end; keepdim keeps them as size 1). See ops/reduce.hpp.
+    auto sum() const;
+    auto sum(int64_t dim, bool keepdim = false) const;
+    auto sum(const IntArray& dims, bool keepdim = false) const;
+    auto mean() const;
+    auto mean(int64_t dim, bool keepdim = false) const;
+    auto mean(const IntArray& dims, bool keepdim = false) const;
+    auto prod() const;
+    auto prod(int64_t dim, bool keepdim = false) const;
+    auto prod(const IntArray& dims, bool keepdim = false) const;
+    auto amax() const;
+    auto amax(int64_t dim, bool keepdim = false) const;
+    auto amax(const IntArray& dims, bool keepdim = false) const;
+    auto amin() const;
+    auto amin(int64_t dim, bool keepdim = false) const;
+    auto amin(const IntArray& dims, bool keepdim = false) const;
+    auto any() const;
+    auto any(int64_t dim, bool keepdim = false) const;
+    auto any(const IntArray& dims, bool keepdim = false) const;
+    auto all() const;
+    auto all(int64_t dim, bool keepdim = false) const;
+    auto all(const IntArray& dims, bool keepdim = false) const;
+    /// max()/min(): the extreme element; max(dim)/min(dim): {values, indices}.
+    auto max() const;
+    auto max(int64_t dim, bool keepdim = false) const;
+    auto min() const;
+    auto min(int64_t dim, bool keepdim = false) const;
+    auto argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+    auto argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+    /// torch.norm: p = 2 (default), 1, 0, +-inf or any p.
+    auto norm(double p = 2) const;
+    auto norm(double p, int64_t dim, bool keepdim = false) const;
+    auto norm(double p, const IntArray& dims, bool keepdim = false) const;
 
 private:
     static Tensor wrap(TensorImplPtr p) { return Tensor(std::move(p)); }

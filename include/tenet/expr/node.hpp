@@ -12,10 +12,12 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
 #include "tenet/core/expression_fwd.hpp"
+#include "tenet/core/static_tensor.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/promotion.hpp"
 
@@ -28,25 +30,122 @@ struct ExpressionBase {
     static constexpr bool is_tenet_expression = true;
     const Derived& derived() const { return static_cast<const Derived&>(*this); }
 
-    /// Evaluates the expression into a new tensor of its own element type.
-    auto eval() const { return Tensor<typename Derived::value_type>(derived()); }
+    /// Evaluates the expression into a new tensor of its own element type; a StaticTensor
+    /// when the expression has a static shape.
+    auto eval() const {
+        using V = typename Derived::value_type;
+        using S = typename Derived::static_shape;
+        if constexpr (StaticShape<S>) return StaticTensor<V, S>(derived());
+        else return Tensor<V>(derived());
+    }
 
     // ---- Element-wise math methods: declared here, defined in expr/math.hpp -----------
     // (section owned by expr/math.hpp)
+    // `(a * b).sin()` is tenet::sin(a * b); the list is TENET_MATH_UNARY_OPS (core/tensor.hpp).
+#define TENET_DECLARE_MATH_METHOD(NAME) auto NAME() const;
+    TENET_MATH_UNARY_OPS(TENET_DECLARE_MATH_METHOD)
+#undef TENET_DECLARE_MATH_METHOD
+    auto isnan() const;
+    auto isinf() const;
+    auto isfinite() const;
+    auto gelu(const char* approximate = "none") const;
+    auto softplus(double beta = 1.0, double threshold = 20.0) const;
+    auto nan_to_num(double nan = 0.0, std::optional<double> posinf = std::nullopt,
+                    std::optional<double> neginf = std::nullopt) const;
+    auto clamp(std::optional<double> min, std::optional<double> max = std::nullopt) const;
+    auto clamp_min(double min) const;
+    auto clamp_max(double max) const;
 
     // ---- Binary arithmetic methods: defined in expr/binary_ops.hpp --------------------
     // (section owned by expr/binary_ops.hpp)
+    // `e.add(b)` is tenet::add(e, b), and so on: lazy, as the free functions.
+#define TENET_EXPR_BINARY_METHOD(NAME) \
+    template <class X>                 \
+    auto NAME(const X& other) const;
+    TENET_EXPR_BINARY_METHOD(add)
+    TENET_EXPR_BINARY_METHOD(sub)
+    TENET_EXPR_BINARY_METHOD(mul)
+    TENET_EXPR_BINARY_METHOD(div)
+    TENET_EXPR_BINARY_METHOD(true_divide)
+    TENET_EXPR_BINARY_METHOD(floor_divide)
+    TENET_EXPR_BINARY_METHOD(remainder)
+    TENET_EXPR_BINARY_METHOD(fmod)
+    TENET_EXPR_BINARY_METHOD(pow)
+    TENET_EXPR_BINARY_METHOD(atan2)
+    TENET_EXPR_BINARY_METHOD(hypot)
+    TENET_EXPR_BINARY_METHOD(maximum)
+    TENET_EXPR_BINARY_METHOD(minimum)
+    TENET_EXPR_BINARY_METHOD(bitwise_and)
+    TENET_EXPR_BINARY_METHOD(bitwise_or)
+    TENET_EXPR_BINARY_METHOD(bitwise_xor)
+    TENET_EXPR_BINARY_METHOD(bitwise_left_shift)
+    TENET_EXPR_BINARY_METHOD(bitwise_right_shift)
+    TENET_EXPR_BINARY_METHOD(logical_and)
+    TENET_EXPR_BINARY_METHOD(logical_or)
+    TENET_EXPR_BINARY_METHOD(logical_xor)
+    TENET_EXPR_BINARY_METHOD(eq)
+    TENET_EXPR_BINARY_METHOD(ne)
+    TENET_EXPR_BINARY_METHOD(lt)
+    TENET_EXPR_BINARY_METHOD(le)
+    TENET_EXPR_BINARY_METHOD(gt)
+    TENET_EXPR_BINARY_METHOD(ge)
+#undef TENET_EXPR_BINARY_METHOD
+    template <class X, class S>
+    auto add(const X& other, S alpha) const;
+    template <class X, class S>
+    auto sub(const X& other, S alpha) const;
+    template <class X>
+    auto div(const X& other, std::string_view rounding_mode) const;
+    template <class X, class W>
+    auto lerp(const X& end, const W& weight) const;
+    template <class C, class X>
+    auto where(const C& condition, const X& other) const;
 
     // ---- Reductions: declared here, defined in ops/reduce.hpp -----------------------
     // (section owned by ops/reduce.hpp)
+    // Over all elements (a 0-d result), along one dim, or along a list of dims (negative
+    // counts from the end; keepdim keeps them as size 1). See ops/reduce.hpp.
+    auto sum() const;
+    auto sum(int64_t dim, bool keepdim = false) const;
+    auto sum(const IntArray& dims, bool keepdim = false) const;
+    auto mean() const;
+    auto mean(int64_t dim, bool keepdim = false) const;
+    auto mean(const IntArray& dims, bool keepdim = false) const;
+    auto prod() const;
+    auto prod(int64_t dim, bool keepdim = false) const;
+    auto prod(const IntArray& dims, bool keepdim = false) const;
+    auto amax() const;
+    auto amax(int64_t dim, bool keepdim = false) const;
+    auto amax(const IntArray& dims, bool keepdim = false) const;
+    auto amin() const;
+    auto amin(int64_t dim, bool keepdim = false) const;
+    auto amin(const IntArray& dims, bool keepdim = false) const;
+    auto any() const;
+    auto any(int64_t dim, bool keepdim = false) const;
+    auto any(const IntArray& dims, bool keepdim = false) const;
+    auto all() const;
+    auto all(int64_t dim, bool keepdim = false) const;
+    auto all(const IntArray& dims, bool keepdim = false) const;
+    /// max()/min(): the extreme element; max(dim)/min(dim): {values, indices}.
+    auto max() const;
+    auto max(int64_t dim, bool keepdim = false) const;
+    auto min() const;
+    auto min(int64_t dim, bool keepdim = false) const;
+    auto argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+    auto argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+    /// torch.norm: p = 2 (default), 1, 0, +-inf or any p.
+    auto norm(double p = 2) const;
+    auto norm(double p, int64_t dim, bool keepdim = false) const;
+    auto norm(double p, const IntArray& dims, bool keepdim = false) const;
 };
 
 namespace expr {
 
-/// A tensor in an expression.
-template <Element T>
-struct Leaf : ExpressionBase<Leaf<T>> {
+/// A tensor in an expression; S is its static shape, or DynamicShape.
+template <Element T, class S = DynamicShape>
+struct Leaf : ExpressionBase<Leaf<T, S>> {
     using value_type = T;
+    using static_shape = S;
     static constexpr size_t num_leaves = 1;
     static constexpr bool is_scalar = false;
 
@@ -69,6 +168,7 @@ struct Leaf : ExpressionBase<Leaf<T>> {
 template <class S>
 struct ScalarNode : ExpressionBase<ScalarNode<S>> {
     using value_type = S;
+    using static_shape = Shape<>;
     static constexpr size_t num_leaves = 0;
     static constexpr bool is_scalar = true;
 
@@ -109,6 +209,7 @@ template <class Op, class A>
 struct Unary : ExpressionBase<Unary<Op, A>> {
     using compute_type = typename Op::template compute_t<typename A::value_type>;
     using value_type = typename Op::template result_t<typename A::value_type>;
+    using static_shape = typename A::static_shape;
     static constexpr size_t num_leaves = A::num_leaves;
     static constexpr bool is_scalar = false;
 
@@ -134,6 +235,8 @@ struct Binary : ExpressionBase<Binary<Op, A, B>> {
     using common_type = common_t<A, B>;
     using compute_type = typename Op::template compute_t<common_type>;
     using value_type = typename Op::template result_t<common_type>;
+    /// Deduced at compile time when both shapes are static; mismatches do not compile.
+    using static_shape = static_broadcast_t<typename A::static_shape, typename B::static_shape>;
     static constexpr size_t num_leaves = A::num_leaves + B::num_leaves;
     static constexpr bool is_scalar = false;
 
@@ -163,6 +266,51 @@ struct Binary : ExpressionBase<Binary<Op, A, B>> {
     }
 };
 
+/// op(a, b, c) with broadcasting over all three (lerp, where). Unlike Unary and Binary the
+/// operands may meet in different types (where's condition stays bool), so the functor
+/// converts them itself: Op::common_t<A, B, C> (node types, so scalars stay weak) is the
+/// type it computes in, Op::result_t<common> the element type, and
+/// `op.template apply<common>(va, vb, vc)` combines the three raw operand values.
+template <class Op, class A, class B, class C>
+struct Ternary : ExpressionBase<Ternary<Op, A, B, C>> {
+    using common_type = typename Op::template common_t<A, B, C>;
+    using value_type = typename Op::template result_t<common_type>;
+    using static_shape = static_broadcast_t<static_broadcast_t<typename A::static_shape, typename B::static_shape>,
+                                            typename C::static_shape>;
+    static constexpr size_t num_leaves = A::num_leaves + B::num_leaves + C::num_leaves;
+    static constexpr bool is_scalar = false;
+
+    A a;
+    B b;
+    C c;
+    Op op;
+    IntArray shape_;
+
+    Ternary(A a_, B b_, C c_, Op op_ = {})
+        : a(std::move(a_)),
+          b(std::move(b_)),
+          c(std::move(c_)),
+          op(op_),
+          shape_(detail::broadcast_shapes(detail::broadcast_shapes(a.shape(), b.shape(), Op::name), c.shape(),
+                                          Op::name)) {
+        common_device(common_device(a.device(), b.device(), Op::name), c.device(), Op::name);
+    }
+    const IntArray& shape() const { return shape_; }
+    std::optional<Device> device() const { return a.device() ? a.device() : b.device() ? b.device() : c.device(); }
+    template <class F>
+    void for_each_leaf(F&& f) const {
+        a.for_each_leaf(f);
+        b.for_each_leaf(f);
+        c.for_each_leaf(f);
+    }
+    template <size_t K, class Ptrs>
+    value_type at(const Ptrs& ptrs, int64_t i) const {
+        return convert<value_type>(op.template apply<common_type>(
+            a.template at<K>(ptrs, i), b.template at<K + A::num_leaves>(ptrs, i),
+            c.template at<K + A::num_leaves + B::num_leaves>(ptrs, i)));
+    }
+};
+
 // ---- Turning operands into nodes ----------------------------------------------------
 
 template <class X>
@@ -170,6 +318,10 @@ struct node_of;
 template <Element T>
 struct node_of<Tensor<T>> {
     using type = Leaf<T>;
+};
+template <Element T, StaticShape S>
+struct node_of<StaticTensor<T, S>> {
+    using type = Leaf<T, S>;
 };
 template <TensorExpression E>
 struct node_of<E> {
@@ -205,6 +357,11 @@ auto make_unary(A&& a, Op op = {}) {
 template <class Op, class A, class B>
 auto make_binary(A&& a, B&& b, Op op = {}) {
     return Binary<Op, node_t<A>, node_t<B>>(as_node(std::forward<A>(a)), as_node(std::forward<B>(b)), op);
+}
+template <class Op, class A, class B, class C>
+auto make_ternary(A&& a, B&& b, C&& c, Op op = {}) {
+    return Ternary<Op, node_t<A>, node_t<B>, node_t<C>>(as_node(std::forward<A>(a)), as_node(std::forward<B>(b)),
+                                                        as_node(std::forward<C>(c)), op);
 }
 
 }  // namespace expr

@@ -1,0 +1,568 @@
+#pragma once
+// Element-wise unary math with PyTorch's semantics, as lazy expressions:
+//   tenet::sin(x)      any tensor or expression (never a bare number: std::sin stays std::sin)
+//   t.sin(), (a * b).sin()   the same as methods of Tensor and of every expression
+//   t.sin_(), tenet::sin_(t)  in place: evaluates into t itself (one pass, no temporary)
+//
+// Type rules follow PyTorch:
+//   - floating functions (sqrt, exp, log, sin, ..., sigmoid, erf, erfinv) on integer or
+//     bool tensors give float32;
+//   - abs, sign, relu, ceil/floor/round/trunc keep the element type (the rounding ops
+//     return integers unchanged); square and clamp also keep it, except that bool
+//     becomes int64 (as torch.square and torch.clamp do);
+//   - isnan, isinf, isfinite, logical_not give bool;
+//   - bitwise_not takes integers and bool only; gelu, silu and softplus take floating
+//     tensors only (PyTorch has no integer kernels for them); abs, relu and the rounding
+//     ops reject bool. These are compile errors with a readable message.
+// In-place forms require the result type to be castable to the tensor's type, as
+// PyTorch's "result type Float can't be cast to the desired output type Long".
+// 16-bit floats compute in float32 (opmath_t) and round once at the end.
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "tenet/core/errors.hpp"
+#include "tenet/core/tensor.hpp"
+#include "tenet/expr/evaluate.hpp"
+#include "tenet/expr/functors.hpp"
+#include "tenet/expr/node.hpp"
+
+namespace tenet {
+
+namespace detail {
+
+/// PyTorch's calc_erfinv (aten/src/ATen/native/Math.h): a rational first guess, then two
+/// Newton steps on erf(x) = y, in the computation type M. erfinv(+-1) = +-inf, |y| > 1 -> nan.
+template <class M>
+M erfinv(M y) {
+    constexpr M a[4] = {M(0.886226899), M(-1.645349621), M(0.914624893), M(-0.140543331)};
+    constexpr M b[4] = {M(-2.118377725), M(1.442710462), M(-0.329097515), M(0.012229801)};
+    constexpr M c[4] = {M(-1.970840454), M(-1.624906493), M(3.429567803), M(1.641345311)};
+    constexpr M d[2] = {M(3.543889200), M(1.637067800)};
+    const M y_abs = std::abs(y);
+    if (y_abs > M(1)) return std::numeric_limits<M>::quiet_NaN();
+    if (y_abs == M(1)) return std::copysign(std::numeric_limits<M>::infinity(), y);
+    M x;
+    if (y_abs <= M(0.7)) {
+        const M z = y * y;
+        const M num = ((a[3] * z + a[2]) * z + a[1]) * z + a[0];
+        const M dem = (((b[3] * z + b[2]) * z + b[1]) * z + b[0]) * z + M(1);
+        x = y * num / dem;
+    } else {
+        const M z = std::sqrt(-std::log((M(1) - y_abs) / M(2)));
+        const M num = ((c[3] * z + c[2]) * z + c[1]) * z + c[0];
+        const M dem = (d[1] * z + d[0]) * z + M(1);
+        x = std::copysign(num, y) / dem;
+    }
+    const M two_over_sqrt_pi = M(2) / static_cast<M>(std::sqrt(3.14159265358979323846));
+    x = x - (std::erf(x) - y) / (two_over_sqrt_pi * std::exp(-x * x));
+    x = x - (std::erf(x) - y) / (two_over_sqrt_pi * std::exp(-x * x));
+    return x;
+}
+
+/// PyTorch's canCast: no floating -> integral, no non-bool -> bool.
+template <class From, class To>
+inline constexpr bool can_cast_v =
+    !(FloatingElement<From> && !FloatingElement<To>) && !(!std::is_same_v<From, bool> && std::is_same_v<To, bool>);
+
+/// Evaluates `e` into `t` itself (the in-place forms). The static_assert's instantiation
+/// context names both types, e.g. can_cast_in_place<float, long>.
+template <class From, class To>
+constexpr void check_in_place_cast() {
+    static_assert(can_cast_v<From, To>,
+                  "tenet: in-place op: the result type can't be cast to the tensor's element type (PyTorch: "
+                  "\"result type Float can't be cast to the desired output type Long\"); use the out-of-place "
+                  "form, e.g. `auto y = t.sqrt();`");
+}
+template <class T, class E>
+Tensor<T>& evaluate_in_place(Tensor<T>& t, const E& e) {
+    check_in_place_cast<typename E::value_type, T>();
+    evaluate_into(t, e, AssignMode::Into);
+    return t;
+}
+
+}  // namespace detail
+
+namespace fn {
+
+/// Like ArithmeticRule, but bool becomes int64 (torch.square and torch.clamp on bool).
+struct BoolToLongRule {
+    template <class C>
+    using compute_t = std::conditional_t<std::is_same_v<C, bool>, int64_t, C>;
+    template <class C>
+    using result_t = compute_t<C>;
+};
+
+// ---- Floating functions: integer/bool -> float32, computed in opmath_t ----------------
+#define TENET_FLOATING_FUNCTOR(NAME, TORCH_NAME, EXPR)  \
+    struct NAME : FloatingRule {                        \
+        static constexpr const char* name = TORCH_NAME; \
+        template <class T>                              \
+        auto operator()(T a) const {                    \
+            using M = opmath_t<T>;                      \
+            const M x = static_cast<M>(a);              \
+            return EXPR;                                \
+        }                                               \
+    };
+TENET_FLOATING_FUNCTOR(Sqrt, "sqrt", std::sqrt(x))
+TENET_FLOATING_FUNCTOR(Rsqrt, "rsqrt", M(1) / std::sqrt(x))
+TENET_FLOATING_FUNCTOR(Reciprocal, "reciprocal", M(1) / x)
+TENET_FLOATING_FUNCTOR(Exp, "exp", std::exp(x))
+TENET_FLOATING_FUNCTOR(Exp2, "exp2", std::exp2(x))
+TENET_FLOATING_FUNCTOR(Expm1, "expm1", std::expm1(x))
+TENET_FLOATING_FUNCTOR(Log, "log", std::log(x))
+TENET_FLOATING_FUNCTOR(Log2, "log2", std::log2(x))
+TENET_FLOATING_FUNCTOR(Log10, "log10", std::log10(x))
+TENET_FLOATING_FUNCTOR(Log1p, "log1p", std::log1p(x))
+TENET_FLOATING_FUNCTOR(Sin, "sin", std::sin(x))
+TENET_FLOATING_FUNCTOR(Cos, "cos", std::cos(x))
+TENET_FLOATING_FUNCTOR(Tan, "tan", std::tan(x))
+TENET_FLOATING_FUNCTOR(Asin, "asin", std::asin(x))
+TENET_FLOATING_FUNCTOR(Acos, "acos", std::acos(x))
+TENET_FLOATING_FUNCTOR(Atan, "atan", std::atan(x))
+TENET_FLOATING_FUNCTOR(Sinh, "sinh", std::sinh(x))
+TENET_FLOATING_FUNCTOR(Cosh, "cosh", std::cosh(x))
+TENET_FLOATING_FUNCTOR(Tanh, "tanh", std::tanh(x))
+TENET_FLOATING_FUNCTOR(Asinh, "asinh", std::asinh(x))
+TENET_FLOATING_FUNCTOR(Acosh, "acosh", std::acosh(x))
+TENET_FLOATING_FUNCTOR(Atanh, "atanh", std::atanh(x))
+TENET_FLOATING_FUNCTOR(Sigmoid, "sigmoid", M(1) / (M(1) + std::exp(-x)))
+TENET_FLOATING_FUNCTOR(Erf, "erf", std::erf(x))
+TENET_FLOATING_FUNCTOR(Erfc, "erfc", std::erfc(x))
+TENET_FLOATING_FUNCTOR(Erfinv, "erfinv", detail::erfinv(x))
+#undef TENET_FLOATING_FUNCTOR
+
+// ---- Activations defined on floating tensors only (as PyTorch's CPU kernels) ---------
+#define TENET_FLOAT_ONLY(OPNAME)                                                                        \
+    static_assert(FloatingElement<T>, "tenet: " OPNAME " is only defined on floating tensors (as in "  \
+                                      "PyTorch); convert first, e.g. " OPNAME "(cast<float>(x))")
+
+struct Gelu : ArithmeticRule {
+    static constexpr const char* name = "gelu";
+    bool tanh_approximation = false;
+    template <class T>
+    auto operator()(T a) const {
+        TENET_FLOAT_ONLY("gelu");
+        using M = opmath_t<T>;
+        const M x = static_cast<M>(a);
+        if (tanh_approximation) {
+            const M beta = static_cast<M>(1.41421356237309504880 * 1.12837916709551257390 * 0.5);
+            const M kappa = static_cast<M>(0.044715);
+            const M inner = beta * (x + kappa * (x * x * x));
+            return M(0.5) * x * (M(1) + std::tanh(inner));
+        }
+        return x * M(0.5) * (M(1) + std::erf(x * static_cast<M>(0.70710678118654752440)));
+    }
+};
+struct Silu : ArithmeticRule {
+    static constexpr const char* name = "silu";
+    template <class T>
+    auto operator()(T a) const {
+        TENET_FLOAT_ONLY("silu");
+        using M = opmath_t<T>;
+        const M x = static_cast<M>(a);
+        return x / (M(1) + std::exp(-x));
+    }
+};
+struct Softplus : ArithmeticRule {
+    static constexpr const char* name = "softplus";
+    double beta = 1.0, threshold = 20.0;
+    template <class T>
+    auto operator()(T a) const {
+        TENET_FLOAT_ONLY("softplus");
+        using M = opmath_t<T>;
+        const M x = static_cast<M>(a), b = static_cast<M>(beta);
+        return x * b > static_cast<M>(threshold) ? x : static_cast<M>(std::log1p(std::exp(x * b))) / b;
+    }
+};
+#undef TENET_FLOAT_ONLY
+
+// ---- Type-keeping ops -----------------------------------------------------------------
+#define TENET_NO_BOOL(OPNAME) \
+    static_assert(!std::is_same_v<T, bool>, "tenet: " OPNAME " is not supported for bool tensors (as in PyTorch)")
+
+struct Abs : ArithmeticRule {
+    static constexpr const char* name = "abs";
+    template <class T>
+    auto operator()(T a) const {
+        TENET_NO_BOOL("abs");
+        if constexpr (FloatingElement<T>) return std::abs(static_cast<opmath_t<T>>(a));
+        else if constexpr (std::is_signed_v<T>)  // wraps at the minimum, as PyTorch: abs(int8 -128) = -128
+            return a < 0 ? static_cast<T>(-static_cast<std::make_unsigned_t<T>>(a)) : a;
+        else return a;
+    }
+};
+struct Sign : ArithmeticRule {
+    static constexpr const char* name = "sign";
+    template <class T>
+    auto operator()(T a) const {
+        if constexpr (FloatingElement<T>) {  // sign(nan) = 0, sign(-0) = +0, as PyTorch
+            using M = opmath_t<T>;
+            const M x = static_cast<M>(a);
+            return static_cast<M>((M(0) < x) - (x < M(0)));
+        } else if constexpr (std::is_same_v<T, bool> || std::is_unsigned_v<T>) {
+            return static_cast<T>(a != T(0));
+        } else {
+            return static_cast<T>((T(0) < a) - (a < T(0)));
+        }
+    }
+};
+#define TENET_ROUNDING_FUNCTOR(NAME, TORCH_NAME, FUNC)                                   \
+    struct NAME : ArithmeticRule {                                                       \
+        static constexpr const char* name = TORCH_NAME;                                  \
+        template <class T>                                                               \
+        auto operator()(T a) const {                                                     \
+            TENET_NO_BOOL(TORCH_NAME);                                                   \
+            if constexpr (FloatingElement<T>) return FUNC(static_cast<opmath_t<T>>(a)); \
+            else return a; /* integers are already whole */                              \
+        }                                                                                \
+    };
+TENET_ROUNDING_FUNCTOR(Ceil, "ceil", std::ceil)
+TENET_ROUNDING_FUNCTOR(Floor, "floor", std::floor)
+TENET_ROUNDING_FUNCTOR(Round, "round", std::nearbyint)  // half to even (default rounding mode)
+TENET_ROUNDING_FUNCTOR(Trunc, "trunc", std::trunc)
+#undef TENET_ROUNDING_FUNCTOR
+
+struct Square : BoolToLongRule {
+    static constexpr const char* name = "square";
+    template <class T>
+    auto operator()(T a) const {
+        if constexpr (FloatingElement<T>) {
+            const auto x = static_cast<opmath_t<T>>(a);
+            return x * x;
+        } else if constexpr (sizeof(T) >= 4) {  // wraps on overflow, as PyTorch (no signed-overflow UB)
+            using U = std::make_unsigned_t<T>;
+            return static_cast<T>(static_cast<U>(a) * static_cast<U>(a));
+        } else {
+            return static_cast<T>(a * a);  // promoted to int: cannot overflow
+        }
+    }
+};
+struct Relu : ArithmeticRule {
+    static constexpr const char* name = "relu";
+    template <class T>
+    auto operator()(T a) const {
+        static_assert(!std::is_same_v<T, bool>, "tenet: relu: Boolean inputs not supported for relu (as in PyTorch)");
+        if constexpr (FloatingElement<T>) {  // relu(-0) = -0 and relu(nan) = nan, as PyTorch
+            using M = opmath_t<T>;
+            const M x = static_cast<M>(a);
+            return x < M(0) ? M(0) : x;
+        } else if constexpr (std::is_signed_v<T>) {
+            return a < 0 ? T(0) : a;
+        } else {
+            return a;
+        }
+    }
+};
+#undef TENET_NO_BOOL
+
+/// clamp, clamp_min and clamp_max. Bounds convert to the element type (integer tensors
+/// keep their type). A nan element or a nan bound gives nan, as PyTorch.
+struct Clamp : BoolToLongRule {
+    static constexpr const char* name = "clamp";
+    double lo = 0, hi = 0;
+    bool has_lo = false, has_hi = false;
+    template <class T>
+    auto operator()(T a) const {
+        if constexpr (FloatingElement<T>) {
+            using M = opmath_t<T>;
+            M x = static_cast<M>(a);
+            if (std::isnan(x)) return x;
+            if ((has_lo && std::isnan(lo)) || (has_hi && std::isnan(hi))) return std::numeric_limits<M>::quiet_NaN();
+            if (has_lo && x < static_cast<M>(lo)) x = static_cast<M>(lo);
+            if (has_hi && static_cast<M>(hi) < x) x = static_cast<M>(hi);
+            return x;
+        } else {
+            T x = a;
+            if (has_lo && x < convert<T>(lo)) x = convert<T>(lo);
+            if (has_hi && convert<T>(hi) < x) x = convert<T>(hi);
+            return x;
+        }
+    }
+};
+
+struct NanToNum : ArithmeticRule {
+    static constexpr const char* name = "nan_to_num";
+    double nan = 0;
+    std::optional<double> posinf, neginf;
+    template <class T>
+    T operator()(T a) const {
+        if constexpr (FloatingElement<T>) {
+            const auto x = static_cast<opmath_t<T>>(a);
+            if (std::isnan(x)) return convert<T>(nan);
+            if (x == std::numeric_limits<decltype(x)>::infinity())
+                return posinf ? convert<T>(*posinf) : std::numeric_limits<T>::max();
+            if (x == -std::numeric_limits<decltype(x)>::infinity())
+                return neginf ? convert<T>(*neginf) : std::numeric_limits<T>::lowest();
+        }
+        return a;  // integers and bool: unchanged
+    }
+};
+
+// ---- Predicates: bool results -----------------------------------------------------------
+#define TENET_PREDICATE_FUNCTOR(NAME, TORCH_NAME, FLOAT_EXPR, OTHER_VALUE)                  \
+    struct NAME : PredicateRule {                                                           \
+        static constexpr const char* name = TORCH_NAME;                                     \
+        template <class T>                                                                  \
+        bool operator()(T a) const {                                                        \
+            if constexpr (FloatingElement<T>) {                                             \
+                const auto x = static_cast<opmath_t<T>>(a);                                 \
+                return FLOAT_EXPR;                                                          \
+            } else {                                                                        \
+                (void)a;                                                                    \
+                return OTHER_VALUE;                                                         \
+            }                                                                               \
+        }                                                                                   \
+    };
+TENET_PREDICATE_FUNCTOR(IsNan, "isnan", std::isnan(x), false)
+TENET_PREDICATE_FUNCTOR(IsInf, "isinf", std::isinf(x), false)
+TENET_PREDICATE_FUNCTOR(IsFinite, "isfinite", std::isfinite(x), true)
+#undef TENET_PREDICATE_FUNCTOR
+
+struct LogicalNot : PredicateRule {
+    static constexpr const char* name = "logical_not";
+    template <class T>
+    bool operator()(T a) const {
+        return !convert<bool>(a);  // nan is "true", so logical_not(nan) is false
+    }
+};
+struct BitwiseNot : ArithmeticRule {
+    static constexpr const char* name = "bitwise_not";
+    template <class T>
+    T operator()(T a) const {
+        static_assert(!FloatingElement<T>, "tenet: bitwise_not is only defined on integer and bool tensors");
+        if constexpr (std::is_same_v<T, bool>) return !a;
+        else return static_cast<T>(~a);
+    }
+};
+
+}  // namespace fn
+
+// ---- Free functions ------------------------------------------------------------------------
+#define TENET_MATH_FUNCTION(NAME, OP)                                \
+    template <expr::TensorOperand A>                                 \
+    auto NAME(A&& a) {                                               \
+        return expr::make_unary<fn::OP>(std::forward<A>(a));         \
+    }
+TENET_MATH_FUNCTION(abs, Abs)
+TENET_MATH_FUNCTION(sign, Sign)
+TENET_MATH_FUNCTION(ceil, Ceil)
+TENET_MATH_FUNCTION(floor, Floor)
+TENET_MATH_FUNCTION(round, Round)
+TENET_MATH_FUNCTION(trunc, Trunc)
+TENET_MATH_FUNCTION(sqrt, Sqrt)
+TENET_MATH_FUNCTION(rsqrt, Rsqrt)
+TENET_MATH_FUNCTION(square, Square)
+TENET_MATH_FUNCTION(reciprocal, Reciprocal)
+TENET_MATH_FUNCTION(exp, Exp)
+TENET_MATH_FUNCTION(exp2, Exp2)
+TENET_MATH_FUNCTION(expm1, Expm1)
+TENET_MATH_FUNCTION(log, Log)
+TENET_MATH_FUNCTION(log2, Log2)
+TENET_MATH_FUNCTION(log10, Log10)
+TENET_MATH_FUNCTION(log1p, Log1p)
+TENET_MATH_FUNCTION(sin, Sin)
+TENET_MATH_FUNCTION(cos, Cos)
+TENET_MATH_FUNCTION(tan, Tan)
+TENET_MATH_FUNCTION(asin, Asin)
+TENET_MATH_FUNCTION(acos, Acos)
+TENET_MATH_FUNCTION(atan, Atan)
+TENET_MATH_FUNCTION(sinh, Sinh)
+TENET_MATH_FUNCTION(cosh, Cosh)
+TENET_MATH_FUNCTION(tanh, Tanh)
+TENET_MATH_FUNCTION(asinh, Asinh)
+TENET_MATH_FUNCTION(acosh, Acosh)
+TENET_MATH_FUNCTION(atanh, Atanh)
+TENET_MATH_FUNCTION(sigmoid, Sigmoid)
+TENET_MATH_FUNCTION(relu, Relu)
+TENET_MATH_FUNCTION(silu, Silu)
+TENET_MATH_FUNCTION(erf, Erf)
+TENET_MATH_FUNCTION(erfc, Erfc)
+TENET_MATH_FUNCTION(erfinv, Erfinv)
+TENET_MATH_FUNCTION(isnan, IsNan)
+TENET_MATH_FUNCTION(isinf, IsInf)
+TENET_MATH_FUNCTION(isfinite, IsFinite)
+TENET_MATH_FUNCTION(logical_not, LogicalNot)
+TENET_MATH_FUNCTION(bitwise_not, BitwiseNot)
+#undef TENET_MATH_FUNCTION
+
+/// torch.nn.functional.gelu: approximate "none" (exact, with erf; the default) or "tanh".
+template <expr::TensorOperand A>
+auto gelu(A&& a, const char* approximate = "none") {
+    fn::Gelu op;
+    if (std::strcmp(approximate, "tanh") == 0) op.tanh_approximation = true;
+    else if (std::strcmp(approximate, "none") != 0)
+        detail::fail<value_error>("gelu: approximate argument must be either none or tanh.");
+    return expr::make_unary(std::forward<A>(a), op);
+}
+/// torch.nn.functional.softplus: log1p(exp(beta x)) / beta, or x where beta x > threshold.
+template <expr::TensorOperand A>
+auto softplus(A&& a, double beta = 1.0, double threshold = 20.0) {
+    return expr::make_unary(std::forward<A>(a), fn::Softplus{{}, beta, threshold});
+}
+/// torch.nan_to_num: posinf/neginf default to the element type's max and lowest.
+template <expr::TensorOperand A>
+auto nan_to_num(A&& a, double nan = 0.0, std::optional<double> posinf = std::nullopt,
+                std::optional<double> neginf = std::nullopt) {
+    return expr::make_unary(std::forward<A>(a), fn::NanToNum{{}, nan, posinf, neginf});
+}
+/// torch.clamp with number bounds; at least one must be given. Bounds convert to the
+/// element type: integer tensors stay integer (bool becomes int64).
+template <expr::TensorOperand A>
+auto clamp(A&& a, std::optional<double> min, std::optional<double> max = std::nullopt) {
+    if (!min && !max) detail::fail<value_error>("clamp: At least one of 'min' or 'max' must not be None");
+    return expr::make_unary(std::forward<A>(a),
+                            fn::Clamp{{}, min.value_or(0.0), max.value_or(0.0), min.has_value(), max.has_value()});
+}
+template <expr::TensorOperand A>
+auto clamp_min(A&& a, double min) {
+    return clamp(std::forward<A>(a), min, std::nullopt);
+}
+template <expr::TensorOperand A>
+auto clamp_max(A&& a, double max) {
+    return clamp(std::forward<A>(a), std::nullopt, max);
+}
+
+// ---- Methods and in-place forms -------------------------------------------------------------
+#define TENET_DEFINE_MATH_METHODS(NAME)                                   \
+    template <class T>                                                    \
+    auto Tensor<T>::NAME() const {                                        \
+        return tenet::NAME(*this);                                        \
+    }                                                                     \
+    template <class T>                                                    \
+    Tensor<T>& Tensor<T>::NAME##_() {                                     \
+        return detail::evaluate_in_place(*this, tenet::NAME(*this));      \
+    }                                                                     \
+    template <class D>                                                    \
+    auto ExpressionBase<D>::NAME() const {                                \
+        return tenet::NAME(derived());                                    \
+    }                                                                     \
+    template <class T>                                                    \
+    Tensor<T>& NAME##_(Tensor<T>& t) {                                    \
+        return t.NAME##_();                                               \
+    }
+TENET_MATH_UNARY_OPS(TENET_DEFINE_MATH_METHODS)
+#undef TENET_DEFINE_MATH_METHODS
+
+#define TENET_DEFINE_PREDICATE_METHOD(NAME)    \
+    template <class T>                         \
+    auto Tensor<T>::NAME() const {             \
+        return tenet::NAME(*this);             \
+    }                                          \
+    template <class D>                         \
+    auto ExpressionBase<D>::NAME() const {     \
+        return tenet::NAME(derived());         \
+    }
+TENET_DEFINE_PREDICATE_METHOD(isnan)
+TENET_DEFINE_PREDICATE_METHOD(isinf)
+TENET_DEFINE_PREDICATE_METHOD(isfinite)
+#undef TENET_DEFINE_PREDICATE_METHOD
+
+// The ops with parameters, spelled out.
+template <class T>
+auto Tensor<T>::gelu(const char* approximate) const {
+    return tenet::gelu(*this, approximate);
+}
+template <class T>
+Tensor<T>& Tensor<T>::gelu_(const char* approximate) {
+    return detail::evaluate_in_place(*this, tenet::gelu(*this, approximate));
+}
+template <class D>
+auto ExpressionBase<D>::gelu(const char* approximate) const {
+    return tenet::gelu(derived(), approximate);
+}
+template <class T>
+Tensor<T>& gelu_(Tensor<T>& t, const char* approximate = "none") {
+    return t.gelu_(approximate);
+}
+
+template <class T>
+auto Tensor<T>::softplus(double beta, double threshold) const {
+    return tenet::softplus(*this, beta, threshold);
+}
+template <class T>
+Tensor<T>& Tensor<T>::softplus_(double beta, double threshold) {
+    return detail::evaluate_in_place(*this, tenet::softplus(*this, beta, threshold));
+}
+template <class D>
+auto ExpressionBase<D>::softplus(double beta, double threshold) const {
+    return tenet::softplus(derived(), beta, threshold);
+}
+template <class T>
+Tensor<T>& softplus_(Tensor<T>& t, double beta = 1.0, double threshold = 20.0) {
+    return t.softplus_(beta, threshold);
+}
+
+template <class T>
+auto Tensor<T>::nan_to_num(double nan, std::optional<double> posinf, std::optional<double> neginf) const {
+    return tenet::nan_to_num(*this, nan, posinf, neginf);
+}
+template <class T>
+Tensor<T>& Tensor<T>::nan_to_num_(double nan, std::optional<double> posinf, std::optional<double> neginf) {
+    return detail::evaluate_in_place(*this, tenet::nan_to_num(*this, nan, posinf, neginf));
+}
+template <class D>
+auto ExpressionBase<D>::nan_to_num(double nan, std::optional<double> posinf, std::optional<double> neginf) const {
+    return tenet::nan_to_num(derived(), nan, posinf, neginf);
+}
+template <class T>
+Tensor<T>& nan_to_num_(Tensor<T>& t, double nan = 0.0, std::optional<double> posinf = std::nullopt,
+                       std::optional<double> neginf = std::nullopt) {
+    return t.nan_to_num_(nan, posinf, neginf);
+}
+
+template <class T>
+auto Tensor<T>::clamp(std::optional<double> min, std::optional<double> max) const {
+    return tenet::clamp(*this, min, max);
+}
+template <class T>
+Tensor<T>& Tensor<T>::clamp_(std::optional<double> min, std::optional<double> max) {
+    return detail::evaluate_in_place(*this, tenet::clamp(*this, min, max));
+}
+template <class D>
+auto ExpressionBase<D>::clamp(std::optional<double> min, std::optional<double> max) const {
+    return tenet::clamp(derived(), min, max);
+}
+template <class T>
+Tensor<T>& clamp_(Tensor<T>& t, std::optional<double> min, std::optional<double> max = std::nullopt) {
+    return t.clamp_(min, max);
+}
+template <class T>
+auto Tensor<T>::clamp_min(double min) const {
+    return tenet::clamp_min(*this, min);
+}
+template <class T>
+Tensor<T>& Tensor<T>::clamp_min_(double min) {
+    return clamp_(min, std::nullopt);
+}
+template <class D>
+auto ExpressionBase<D>::clamp_min(double min) const {
+    return tenet::clamp_min(derived(), min);
+}
+template <class T>
+Tensor<T>& clamp_min_(Tensor<T>& t, double min) {
+    return t.clamp_min_(min);
+}
+template <class T>
+auto Tensor<T>::clamp_max(double max) const {
+    return tenet::clamp_max(*this, max);
+}
+template <class T>
+Tensor<T>& Tensor<T>::clamp_max_(double max) {
+    return clamp_(std::nullopt, max);
+}
+template <class D>
+auto ExpressionBase<D>::clamp_max(double max) const {
+    return tenet::clamp_max(derived(), max);
+}
+template <class T>
+Tensor<T>& clamp_max_(Tensor<T>& t, double max) {
+    return t.clamp_max_(max);
+}
+
+}  // namespace tenet
