@@ -1,4 +1,5 @@
-// The tenet tour, part 1: creation, properties, dtypes, views and storage.
+// The tenet tour: creation, properties, dtypes, views and storage, then fused arithmetic,
+// broadcasting, math, in-place operations and reductions.
 // Each step mirrors a PyTorch snippet from the tutorials tenet follows; the output
 // is what PyTorch prints for the same tensors.
 
@@ -87,4 +88,55 @@ int main() {
     std::cout << tensor({1e-5, 1.0, 1e5}) << "\n";
     std::cout << arange(2000.0).view({2, 1000}) << "\n";
     std::cout << empty({0, 3}) << "\n";
+
+    section("Arithmetic: lazy, fused, one pass");
+    auto ones_ = ones({2, 2});
+    auto twos = ones_ * 2;                               // an expression...
+    Tensor<float> threes = (ones_ + twos) * 1;           // ...evaluated when assigned, in one pass
+    std::cout << threes << "\n" << (twos.pow(2) - 1).eval() << "\n";
+    auto e = ones_ + twos;  // an expression keeps its operands alive: safe to keep with auto
+    std::cout << "e evaluated twice: " << e.eval().sum() << " " << e.eval().sum() << "\n";
+    std::cout << "int64 / int64 gives float32, as in PyTorch: " << (arange(4) / 2).eval() << "\n";
+
+    section("Broadcasting");
+    manual_seed(7);
+    auto r = rand({2, 4});
+    std::cout << r << "\n" << (r * (ones({1, 4}) * 2)).eval() << "\n";
+    auto a3 = ones({4, 3, 2});
+    std::cout << "(4, 3, 2) * (3, 2) -> " << (a3 * rand({3, 2})).eval().sizes() << "\n";
+    std::cout << "(4, 3, 2) * (3, 1) -> " << (a3 * rand({3, 1})).eval().sizes() << "\n";
+    std::cout << "(4, 3, 2) * (1, 2) -> " << (a3 * rand({1, 2})).eval().sizes() << "\n";
+    for (const auto& bad : {IntArray{4, 3}, IntArray{2, 3}, IntArray{0}}) {
+        try {
+            auto product = a3 * rand(bad);
+            (void)product;
+        } catch (const shape_error& err) {
+            std::cout << "fails: " << err.what() << "\n";
+        }
+    }
+
+    section("Math");
+    auto angles = tensor({0.0, 3.14159265358979 / 4, 3.14159265358979 / 2});
+    std::cout << sin(angles).eval() << "\n" << asin(sin(angles)).eval() << "\n";
+    auto m = rand({2, 4}) * 2 - 1;
+    Tensor<float> mm = m;
+    std::cout << abs(mm).eval() << "\n" << mm.clamp(-0.5, 0.5).eval() << "\n";
+    std::cout << sigmoid(mm * 3 + 1).eval() << "\n";
+
+    section("In-place operations");
+    auto acc = zeros({2, 2});
+    acc += ones({2, 2}) * 3;  // one fused pass into acc, no temporary
+    acc.mul_(2).sqrt_();
+    std::cout << acc << "\n";
+    auto shifted = arange(5.0);
+    shifted.index({Slice(1, None)}) = shifted.index({Slice(None, 4)}) * 10;  // aliasing handled
+    std::cout << shifted << "\n";
+
+    section("Reductions");
+    auto data = arange(12.0).view({3, 4});
+    std::cout << data.sum() << " " << data.mean() << " " << data.sum(1) << "\n";
+    std::cout << sum(data * data + 1) << "   (consumes the expression: no temporary)\n";
+    std::cout << data.max(1) << "\n";
+    std::cout << (data - data.mean(1, true)).eval() << "   (the mean is computed once)\n";
+    std::cout << data.norm() << " " << (data > 5).eval().any() << " " << data.argmax() << "\n";
 }
