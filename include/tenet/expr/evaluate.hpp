@@ -113,6 +113,30 @@ LoopGeometry<E::num_leaves + 1> expression_geometry(const Tensor<T>& dst, const 
     return g;
 }
 
+/// Buffers for the leaves that are gathered to unit stride, one chunk each (plus one spare).
+template <size_t L>
+using ChunkBuffers = unsigned char[L + 1][kChunk * 8];
+
+/// Points ptrs[l] at columns [i0, i0 + count) of the current row of each of the L leaves
+/// (leaf l is operand l + 1): in place when unit-stride, else gathered into buffers[l]. Broadcast
+/// leaves (stride 0) are gathered too, unless `broadcast_prefilled` says their buffer
+/// already holds the row's value.
+template <size_t L, size_t N, class Ptrs>
+void point_leaves_at_chunk(const LoopGeometry<N>& g, const std::array<int64_t, N>& off, int64_t i0, int64_t count,
+                           unsigned char (*buffers)[kChunk * 8], Ptrs& ptrs, bool broadcast_prefilled) {
+    static_assert(L < N, "operand 0 is not a leaf");
+    for (size_t l = 0; l < L; ++l) {
+        const int64_t s = g.inner_stride(l + 1);
+        const unsigned char* at = g.base[l + 1] + off[l + 1] + i0 * s * g.itemsize[l + 1];
+        if (s == 1) {
+            ptrs[l] = at;
+        } else {
+            if (s != 0 || !broadcast_prefilled) gather(buffers[l], at, s, count, g.itemsize[l + 1]);
+            ptrs[l] = buffers[l];
+        }
+    }
+}
+
 /// Evaluates columns [col_begin, col_end) of one row of `e` into operand 0.
 template <class T, class E, size_t N>
 void run_row_segment(const LoopGeometry<N>& g, const E& e, const std::array<int64_t, N>& off, int64_t col_begin,
@@ -127,7 +151,7 @@ void run_row_segment(const LoopGeometry<N>& g, const E& e, const std::array<int6
         for (int64_t i = 0; i < n; ++i) o[i] = convert<T>(e.template at<0>(ptrs, i));
         return;
     }
-    alignas(64) unsigned char buffers[L + 1][kChunk * 8];
+    alignas(64) ChunkBuffers<L> buffers;
     const int64_t out_stride = g.inner_stride(0);
     // A leaf broadcast along the row (stride 0) is one value: spread it over its buffer once.
     for (size_t l = 0; l < L; ++l)
@@ -136,16 +160,7 @@ void run_row_segment(const LoopGeometry<N>& g, const E& e, const std::array<int6
                    g.itemsize[l + 1]);
     for (int64_t i0 = col_begin; i0 < col_end; i0 += kChunk) {
         const int64_t count = std::min(kChunk, col_end - i0);
-        for (size_t l = 0; l < L; ++l) {
-            const int64_t s = g.inner_stride(l + 1);
-            const unsigned char* at = g.base[l + 1] + off[l + 1] + i0 * s * g.itemsize[l + 1];
-            if (s == 1) {
-                ptrs[l] = at;
-            } else {  // strided: gather to unit stride first
-                if (s != 0) gather(buffers[l], at, s, count, g.itemsize[l + 1]);
-                ptrs[l] = buffers[l];
-            }
-        }
+        point_leaves_at_chunk<L>(g, off, i0, count, buffers, ptrs, /*broadcast_prefilled=*/true);
         if (out_stride == 1) {
             T* o = out + i0;
             for (int64_t i = 0; i < count; ++i) o[i] = convert<T>(e.template at<0>(ptrs, i));

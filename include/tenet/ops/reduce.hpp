@@ -397,16 +397,7 @@ std::unique_ptr<typename R::acc_t[]> reduce_accumulate(const E& e, const R& r, c
         } else {
             for (int64_t i0 = 0; i0 < inner; i0 += kChunk) {
                 const int64_t count = std::min(kChunk, inner - i0);
-                for (size_t l = 0; l < L; ++l) {
-                    const int64_t s = g.inner_stride(l + 1);
-                    const unsigned char* at = g.base[l + 1] + off[l + 1] + i0 * s * g.itemsize[l + 1];
-                    if (s == 1) {
-                        ptrs[l] = at;
-                    } else {  // broadcast or strided: gather to unit stride first
-                        gather(buffers[l], at, s, count, g.itemsize[l + 1]);
-                        ptrs[l] = buffers[l];
-                    }
-                }
+                point_leaves_at_chunk<L>(g, off, i0, count, buffers, ptrs, /*broadcast_prefilled=*/false);
                 fold(i0, count);
             }
         }
