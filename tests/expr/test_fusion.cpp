@@ -136,3 +136,19 @@ TEST_CASE("expr: a transposed operand is read tile by tile with the right values
     for (int64_t i = 0; i < 70; i += 7)
         for (int64_t j = 0; j < 300; j += 13) CHECK(y(i, j) == static_cast<float>(j * 70 + i) + static_cast<float>(i * 300 + j));
 }
+
+TEST_CASE("expr: noalias skips the aliasing temporary") {
+    auto a = arange(9.0).view({3, 3});
+    auto b = ones({3, 3});
+    auto y = empty({3, 3});
+    y.noalias() = a * 2 + b;
+    CHECK(y(2, 2) == 17.0f);
+    const int64_t before = host_allocator().stats().allocations;
+    a.assign(a.t() + b);  // overlapping: one temporary
+    CHECK(host_allocator().stats().allocations == before + 1);
+    auto c = arange(9.0).view({3, 3});
+    const int64_t before_noalias = host_allocator().stats().allocations;
+    c.noalias() = c.t() * 0 + b;  // the caller's promise: no temporary is made
+    CHECK(host_allocator().stats().allocations == before_noalias);
+    CHECK(c.to_vector() == std::vector<float>(9, 1.0f));
+}

@@ -20,6 +20,7 @@ enum class AssignMode {
     Fresh,   ///< the destination is new: allocate it with the expression's shape
     Out,     ///< PyTorch's out=: reuse the storage when shape fits, else reallocate
     Into,    ///< write into the existing view, broadcasting the expression to its shape
+    IntoNoAlias,  ///< as Into, but the caller promises no leaf overlaps the destination
 };
 /// Evaluates `e` into `dst` in one pass. Defined in expr/evaluate.hpp.
 template <class T, class E>

@@ -117,6 +117,17 @@ public:
         detail::evaluate_into(*this, e, detail::AssignMode::Out);
         return *this;
     }
+    /// Eigen's opt-out of the aliasing check: `y.noalias() = expr` writes into y without the
+    /// temporary tenet would use if a leaf overlapped y. Only for callers who know none does.
+    struct NoAliasAssign {
+        Tensor& dst;
+        template <TensorExpression E>
+        Tensor& operator=(const E& e) {
+            detail::evaluate_into(dst, e, detail::AssignMode::IntoNoAlias);
+            return dst;
+        }
+    };
+    NoAliasAssign noalias() { return NoAliasAssign{*this}; }
     /// Fills the view this temporary refers to.
     template <Scalar S>
     Tensor& operator=(S value) && {

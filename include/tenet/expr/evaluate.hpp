@@ -292,7 +292,7 @@ void evaluate_into(Tensor<T>& dst, const E& e, AssignMode mode) {
     }
     expand_geometry(shape, IntArray(shape.size(), 0), dst.sizes(), "assign");  // e must broadcast to dst
     check_no_internal_overlap(dst.impl(), "assign");
-    if (needs_temporary(dst, e)) {
+    if (mode != AssignMode::IntoNoAlias && needs_temporary(dst, e)) {
         Tensor<T> tmp(make_contiguous_impl(shape, dtype_of<T>, Device(DeviceType::CPU)));
         run_expression(tmp, e);
         dst.copy_(tmp);
