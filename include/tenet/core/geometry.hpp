@@ -29,14 +29,16 @@ inline IntArray contiguous_strides(const IntArray& sizes) {
 
 /// PyTorch's is_contiguous: row-major dense, ignoring the strides of size-1 dims.
 inline bool is_contiguous(const IntArray& sizes, const IntArray& strides) {
+    const int64_t *size = sizes.data(), *stride = strides.data();  // hoisted: this runs on every op
     int64_t expected = 1;
+    bool dense = true;
     for (size_t i = sizes.size(); i-- > 0;) {
-        if (sizes[i] == 0) return true;
-        if (sizes[i] == 1) continue;
-        if (strides[i] != expected) return false;
-        expected *= sizes[i];
+        if (size[i] == 0) return true;
+        if (size[i] == 1) continue;
+        dense &= stride[i] == expected;
+        expected *= size[i];
     }
-    return true;
+    return dense;
 }
 
 /// Whether the elements cover a gap-free block of memory exactly once, in any dim order.
@@ -171,6 +173,7 @@ inline std::optional<IntArray> view_strides(const IntArray& sizes, const IntArra
 
 /// Broadcasts two shapes with NumPy/PyTorch rules; `op` names the caller in the error.
 inline IntArray broadcast_shapes(const IntArray& a, const IntArray& b, const char* op) {
+    if (a == b) return a;  // the common case, and the hot one for tiny operands
     const size_t n = std::max(a.size(), b.size());
     IntArray out(n);
     for (size_t i = 0; i < n; ++i) {

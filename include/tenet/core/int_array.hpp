@@ -21,7 +21,7 @@ public:
     using iterator = int64_t*;
     using const_iterator = const int64_t*;
 
-    IntArray() = default;
+    IntArray() {}  // user-provided: the inline buffer stays uninitialised
     explicit IntArray(size_t n, int64_t value = 0) { assign_fill(n, value); }
     IntArray(std::initializer_list<int64_t> values) { assign_copy(values.begin(), values.size()); }
     IntArray(std::span<const int64_t> values) { assign_copy(values.data(), values.size()); }
@@ -92,7 +92,11 @@ public:
     operator std::span<const int64_t>() const { return {data(), size_}; }
 
     friend bool operator==(const IntArray& a, const IntArray& b) {
-        return std::equal(a.begin(), a.end(), b.begin(), b.end());
+        if (a.size_ != b.size_) return false;
+        const int64_t *x = a.data(), *y = b.data();  // a plain loop: shapes are short, memcmp's call is not
+        for (size_t i = 0; i < a.size_; ++i)
+            if (x[i] != y[i]) return false;
+        return true;
     }
     template <class Range>
         requires requires(const Range& r) { std::begin(r); std::end(r); }
@@ -109,6 +113,11 @@ public:
 private:
     size_t capacity() const { return heap_ ? heap_capacity_ : kInline; }
     void assign_copy(const int64_t* src, size_t n) {
+        if (n <= kInline && !heap_) {  // the usual case, inlined: no call, no memcpy
+            for (size_t i = 0; i < n; ++i) inline_[i] = src[i];
+            size_ = n;
+            return;
+        }
         reserve(n);
         if (n > 0) std::memcpy(data(), src, n * sizeof(int64_t));  // src may be null when n == 0
         size_ = n;
@@ -131,7 +140,7 @@ private:
         heap_ = nullptr;
     }
 
-    int64_t inline_[kInline] = {};
+    int64_t inline_[kInline];  // only [0, size_) is ever read; left uninitialised, as tiny tensors are hot
     int64_t* heap_ = nullptr;
     size_t heap_capacity_ = 0;
     size_t size_ = 0;

@@ -172,32 +172,47 @@ void run_row_segment(const LoopGeometry<N>& g, const E& e, const std::array<int6
     }
 }
 
-/// Runs `e` over `dst`'s shape (leaves broadcast to it) and writes every element of dst.
-/// Whether dst and every leaf are contiguous with dst's shape: then a flat loop does it.
+/// The leaves' first elements, when dst and every leaf are contiguous with dst's shape: then
+/// one flat loop evaluates e. Leaves are visited with their element type, so nothing here
+/// asks the run-time dtype: with the loop, this is the whole per-op cost of a tiny op.
+/// `overlaps` says a leaf shares memory with dst other than element-for-element.
+template <size_t L>
+struct FlatOperands {
+    std::array<const void*, L + (L == 0)> ptrs{};
+    bool flat = true;
+    bool overlaps = false;
+};
+
 template <class T, class E>
-bool all_contiguous_same_shape(const Tensor<T>& dst, const E& e) {
-    if (!dst.is_contiguous()) return false;
-    bool same = true;
-    e.for_each_leaf([&](const TensorBase& leaf) { same = same && leaf.is_contiguous() && leaf.sizes() == dst.sizes(); });
-    return same;
+FlatOperands<E::num_leaves> flat_operands(const Tensor<T>& dst, const E& e) {
+    FlatOperands<E::num_leaves> f;
+    const TensorImpl& d = dst.impl();
+    f.flat = is_contiguous(d.sizes, d.strides);
+    size_t k = 0;
+    e.for_each_leaf([&](const auto& leaf) {
+        using V = typename std::remove_cvref_t<decltype(leaf)>::value_type;
+        const TensorImpl& l = leaf.impl();
+        f.flat = f.flat && l.sizes == d.sizes && is_contiguous(l.sizes, l.strides);
+        f.ptrs[k++] = static_cast<const V*>(l.storage->data()) + l.offset;
+        if (l.storage == d.storage && may_overlap(d, l)) f.overlaps |= sizeof(V) != sizeof(T) || l.offset != d.offset;
+    });
+    return f;
 }
 
+template <class T, class E, size_t L>
+void run_flat(T* out, const E& e, const FlatOperands<L>& f, int64_t numel) {
+    for (int64_t i = 0; i < numel; ++i) out[i] = convert<T>(e.template at<0>(f.ptrs, i));
+}
+
+/// Runs `e` over `dst`'s shape (leaves broadcast to it) and writes every element of dst.
 template <class T, class E>
 void run_expression(const Tensor<T>& dst, const E& e) {
     constexpr size_t N = E::num_leaves + 1;
     const int64_t numel = dst.numel();
     if (numel == 0) return;
-    if (numel < kParallelThreshold && all_contiguous_same_shape(dst, e)) {
+    if (numel < kParallelThreshold) {
         // The common small case: no geometry to build, one flat vectorisable loop.
-        std::array<const void*, N - 1 + (N == 1)> ptrs{};
-        size_t k = 0;
-        e.for_each_leaf([&](const TensorBase& leaf) {
-            ptrs[k++] = static_cast<const unsigned char*>(leaf.impl().storage->data()) +
-                        leaf.storage_offset() * leaf.element_size();
-        });
-        T* out = dst.data_ptr();
-        for (int64_t i = 0; i < numel; ++i) out[i] = convert<T>(e.template at<0>(ptrs, i));
-        return;
+        if (const auto f = flat_operands(dst, e); f.flat) return run_flat(dst.data_ptr(), e, f, numel);
     }
     const LoopGeometry<N> g = expression_geometry(dst, e);
     const int64_t inner = g.inner(), rows = g.rows();
@@ -268,7 +283,7 @@ template <class T, class E>
 bool needs_temporary(const Tensor<T>& dst, const E& e) {
     bool needed = false;
     e.for_each_leaf([&](const TensorBase& leaf) {
-        if (needed || !may_overlap(dst.impl(), leaf.impl())) return;
+        if (needed || leaf.impl().storage != dst.impl().storage || !may_overlap(dst.impl(), leaf.impl())) return;
         const bool same_elements =
             leaf.element_size() == static_cast<int64_t>(sizeof(T)) && leaf.storage_offset() == dst.storage_offset() &&
             expand_geometry(leaf.sizes(), leaf.strides(), dst.sizes(), "evaluate").second == dst.strides();
@@ -290,7 +305,19 @@ void evaluate_into(Tensor<T>& dst, const E& e, AssignMode mode) {
         dst = std::move(fresh);
         return;
     }
-    expand_geometry(shape, IntArray(shape.size(), 0), dst.sizes(), "assign");  // e must broadcast to dst
+    if (dst.sizes() == shape) {
+        // Small and flat (the common out= case): one pass over the leaves decides it all, which
+        // keeps the per-op cost of tiny tensors low. A contiguous dst cannot overlap itself.
+        if (const int64_t numel = dst.numel(); numel < kParallelThreshold) {
+            if (const auto f = flat_operands(dst, e); f.flat && (mode == AssignMode::IntoNoAlias || !f.overlaps)) {
+                run_flat(dst.data_ptr(), e, f, numel);
+                dst.impl().storage->bump_version();
+                return;
+            }
+        }
+    } else {
+        expand_geometry(shape, IntArray(shape.size(), 0), dst.sizes(), "assign");  // e must broadcast to dst
+    }
     check_no_internal_overlap(dst.impl(), "assign");
     if (mode != AssignMode::IntoNoAlias && needs_temporary(dst, e)) {
         Tensor<T> tmp(make_contiguous_impl(shape, dtype_of<T>, Device(DeviceType::CPU)));

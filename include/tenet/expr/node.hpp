@@ -156,7 +156,7 @@ struct Leaf : ExpressionBase<Leaf<T, S>> {
     std::optional<Device> device() const { return tensor.device(); }
     template <class F>
     void for_each_leaf(F&& f) const {
-        f(static_cast<const TensorBase&>(tensor));
+        f(tensor);  // typed, so a generic visitor sees the element type
     }
     template <size_t K, class Ptrs>
     T at(const Ptrs& ptrs, int64_t i) const {

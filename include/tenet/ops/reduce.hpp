@@ -106,7 +106,15 @@ template <class V>
 struct SumOp {
     using acc_t = add_acc_t<V>;
     using out_t = sum_result_t<V>;
-    static constexpr int lanes = 8;
+    /// Within a block (reduce_block) float32 and 16-bit floats add in float, 16 lanes wide,
+    /// 16 values per lane before the lane is flushed into double: the adds vectorise as the
+    /// plain loop's do, with the accuracy of PyTorch's cascade sum or better.
+    using block_t = std::conditional_t<FloatingElement<V> && !std::is_same_v<V, double>, float, acc_t>;
+    static constexpr int lanes = std::is_same_v<block_t, float> ? 16 : 8;
+    block_t block_step(block_t a, V v) const {
+        if constexpr (FloatingElement<V>) return a + convert<block_t>(v);
+        else return wrap_add(a, convert<acc_t>(v));
+    }
     acc_t init() const { return 0; }
     acc_t combine(acc_t a, acc_t b) const {
         if constexpr (FloatingElement<V>) return a + b;
@@ -294,6 +302,24 @@ template <class R, class F>
 typename R::acc_t reduce_block(const R& r, int64_t b, int64_t e, const F& f, int64_t idx0, int64_t is) {
     using A = typename R::acc_t;
     constexpr int K = R::lanes;
+    if constexpr (requires { typename R::block_t; }) {
+        // Sums: K float lanes add kRun values each (vectorised, as a plain float loop), then
+        // flush into K double lanes, so no float partial sum ever holds more than kRun values.
+        using B = typename R::block_t;
+        constexpr int64_t kRun = 16;
+        A wide[K] = {};
+        int64_t i = b;
+        for (; i + K * kRun <= e; i += K * kRun) {
+            B acc[K] = {};
+            for (int64_t j = 0; j < kRun; ++j)
+                for (int k = 0; k < K; ++k) acc[k] = r.block_step(acc[k], f(i + j * K + k));
+            for (int k = 0; k < K; ++k) wide[k] = r.combine(wide[k], static_cast<A>(acc[k]));
+        }
+        for (; i < e; ++i) wide[0] = r.combine(wide[0], static_cast<A>(r.block_step(B{}, f(i))));
+        for (int w = K / 2; w >= 1; w /= 2)
+            for (int k = 0; k < w; ++k) wide[k] = r.combine(wide[k], wide[k + w]);
+        return wide[0];
+    }
     A acc[K];
     for (int k = 0; k < K; ++k) acc[k] = r.init();
     int64_t i = b;
