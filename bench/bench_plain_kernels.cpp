@@ -19,4 +19,18 @@ void w2_fastmath(const float* __restrict a, const float* __restrict b, const flo
     }
 }
 
+float w8_fastmath(const float* __restrict x, const float* __restrict w, const float* __restrict b,
+                  const float* __restrict y, float* __restrict gw, float* __restrict gb, int64_t n) {
+    float loss = 0.0f;
+    for (int64_t i = 0; i < n; ++i) {
+        const float s = 1.0f / (1.0f + std::exp(-(x[i] * w[i] + b[i])));
+        const float r = s - y[i];
+        loss += r * r;
+        const float dz = 2.0f * r * s * (1.0f - s);  // d(r^2)/dz
+        gw[i] = dz * x[i];
+        gb[i] = dz;
+    }
+    return loss;
+}
+
 }  // namespace tenet_bench

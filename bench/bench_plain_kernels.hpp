@@ -16,4 +16,8 @@ inline int bench_threads() {
 /// W2 with -ffast-math: y = 1/(1+exp(-(a*b+c))) * d - 0.5*a, exp vectorised by libmvec.
 void w2_fastmath(const float* a, const float* b, const float* c, const float* d, float* y, int64_t n);
 
+/// W8 by hand with -ffast-math: loss = sum((sigmoid(x*w + b) - y)^2) and its gradients
+/// with respect to w and b, in one loop. Returns the loss.
+float w8_fastmath(const float* x, const float* w, const float* b, const float* y, float* gw, float* gb, int64_t n);
+
 }  // namespace tenet_bench

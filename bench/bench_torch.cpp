@@ -127,6 +127,22 @@ void BM_W7fresh_torch(benchmark::State& state) {
     set_counters(state, kTiny, 3);
 }
 
+// W8: forward + backward of loss = sum((sigmoid(x*w + b) - y)^2), w and b requiring grad.
+void BM_W8_torch(benchmark::State& state) {
+    set_threads();
+    const int64_t n = state.range(0);
+    auto x = at::randn({n}), y = at::rand({n});
+    auto w = at::randn({n}).set_requires_grad(true), b = at::randn({n}).set_requires_grad(true);
+    for (auto _ : state) {
+        auto loss = (at::sigmoid(x * w + b) - y).pow(2).sum();
+        loss.backward();
+        benchmark::DoNotOptimize(w.grad().data_ptr());
+        w.mutable_grad().reset();
+        b.mutable_grad().reset();
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * n);
+}
+
 }  // namespace
 
 BENCHMARK(BM_W1into_torch)->Arg(kLarge)->Arg(kMedium)->Unit(benchmark::kMicrosecond);
@@ -137,5 +153,7 @@ BENCHMARK(BM_W3_torch_eager)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_W4_torch)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_W7into_torch);
 BENCHMARK(BM_W7fresh_torch);
+
+BENCHMARK(BM_W8_torch)->Arg(1 << 20)->Arg(16)->Unit(benchmark::kMicrosecond);
 
 #endif  // TENET_BENCH_HAVE_TORCH

@@ -11,6 +11,7 @@ using namespace tenet;
 using namespace tenet::indexing;
 
 static void section(const char* title) { std::cout << "\n== " << title << " ==\n"; }
+static void autograd_section();
 
 int main() {
     std::cout << "tenet " << version() << "\n";
@@ -139,4 +140,33 @@ int main() {
     std::cout << data.max(1) << "\n";
     std::cout << (data - data.mean(1, true)).eval() << "   (the mean is computed once)\n";
     std::cout << data.norm() << " " << (data > 5).eval().any() << " " << data.argmax() << "\n";
+
+    section("Autograd");
+    autograd_section();
+}
+
+static void autograd_section() {
+    auto x = tensor({3.0f}).requires_grad_();
+    Tensor<float> y = x * x;  // y = x^2
+    y.backward();
+    std::cout << "x = " << x << ", y = " << y << ", dy/dx = " << x.grad() << "\n";
+    auto a = tensor(2.0f).requires_grad_(), b = tensor(5.0f).requires_grad_();
+    Tensor<float> c = a * b;
+    Tensor<float> d = c + a;
+    Tensor<float> e = d.pow(2);
+    e.backward();
+    std::cout << "e = " << e << ": de/da = " << a.grad() << ", de/db = " << b.grad() << "\n";
+    auto w = randn({4}).requires_grad_();
+    auto inputs = randn({4}), targets = rand({4});
+    // One fused forward node, and a backward that is itself one fused pass per weight.
+    auto loss = ((sigmoid(inputs * w) - targets).pow(2)).mean();
+    loss.backward();
+    std::cout << "loss = " << loss << "\ndloss/dw = " << w.grad() << "\n";
+    {
+        NoGradGuard no_grad;
+        Tensor<float> frozen = w * 2;
+        std::cout << "under NoGradGuard: requires_grad = " << frozen.requires_grad() << "\n";
+    }
+    std::cout << "detach: " << w.detach().requires_grad() << ", same storage: " << (w.detach().data_ptr() == w.data_ptr())
+              << "\n";
 }

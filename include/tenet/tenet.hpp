@@ -1,6 +1,8 @@
 #pragma once
 // tenet: a header-only C++20 tensor library with PyTorch's semantics.
-// Include this one header; everything is in namespace tenet.
+// Include this one header; everything is in namespace tenet. The headers below are not
+// standalone: the core calls autograd hooks (core/expression_fwd.hpp) that the autograd
+// headers, included last, define.
 
 #include "tenet/version.hpp"
 
@@ -23,3 +25,10 @@
 #include "tenet/ops/random.hpp"
 
 #include "tenet/io/print.hpp"
+#include "tenet/autograd/grad_mode.hpp"
+#include "tenet/autograd/node.hpp"
+#include "tenet/autograd/engine.hpp"
+#include "tenet/autograd/derivatives.hpp"
+#include "tenet/autograd/record.hpp"
+#include "tenet/autograd/variable.hpp"
+#include "tenet/autograd/gradcheck.hpp"

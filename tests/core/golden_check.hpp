@@ -21,8 +21,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "tenet/core/tensor.hpp"
-#include "tenet/ops/creation.hpp"
+#include "tenet/tenet.hpp"  // the sub-headers are not standalone: autograd hooks are defined last
 
 namespace golden {
 

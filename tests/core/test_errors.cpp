@@ -4,8 +4,7 @@
 
 #include <vector>
 
-#include "tenet/core/tensor.hpp"
-#include "tenet/ops/creation.hpp"
+#include "tenet/tenet.hpp"  // the sub-headers are not standalone: autograd hooks are defined last
 
 using Catch::Matchers::Contains;
 

@@ -6,8 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tenet/core/tensor.hpp"
-#include "tenet/ops/creation.hpp"
+#include "tenet/tenet.hpp"  // the sub-headers are not standalone: autograd hooks are defined last
 
 using IA = tenet::IntArray;
 

@@ -208,7 +208,7 @@ public:
 
     // ---- Views (O(1), sharing storage) ----------------------------------------------
     /// A view with a new shape (one size may be -1); throws when the strides forbid it.
-    Tensor view(const IntArray& shape) const { return wrap(detail::view(impl(), shape)); }
+    Tensor view(const IntArray& shape) const { return wrap(detail::view(impl(), shape), "ViewBackward0"); }
     /// A view when the strides allow it, else a contiguous copy.
     Tensor reshape(const IntArray& shape) const {
         const IntArray sizes = detail::infer_size(shape, numel(), "reshape");
@@ -239,38 +239,46 @@ public:
         return reshape(shape);
     }
     /// Removes every size-1 dim.
-    Tensor squeeze() const { return wrap(detail::squeeze(impl(), std::nullopt)); }
+    Tensor squeeze() const { return wrap(detail::squeeze(impl(), std::nullopt), "SqueezeBackward0"); }
     /// Removes dim `d` if its size is 1; otherwise returns an unchanged view.
-    Tensor squeeze(int64_t d) const { return wrap(detail::squeeze(impl(), d)); }
+    Tensor squeeze(int64_t d) const { return wrap(detail::squeeze(impl(), d), "SqueezeBackward1"); }
     /// Inserts a size-1 dim at `d` (negative counts from the end: -1 appends).
-    Tensor unsqueeze(int64_t d) const { return wrap(detail::unsqueeze(impl(), d)); }
+    Tensor unsqueeze(int64_t d) const { return wrap(detail::unsqueeze(impl(), d), "UnsqueezeBackward0"); }
     Tensor& squeeze_() { return reshape_in_place(detail::squeeze(impl(), std::nullopt)); }
     Tensor& squeeze_(int64_t d) { return reshape_in_place(detail::squeeze(impl(), d)); }
     Tensor& unsqueeze_(int64_t d) { return reshape_in_place(detail::unsqueeze(impl(), d)); }
-    Tensor transpose(int64_t d0, int64_t d1) const { return wrap(detail::transpose(impl(), d0, d1)); }
+    Tensor transpose(int64_t d0, int64_t d1) const {
+        return wrap(detail::transpose(impl(), d0, d1), "TransposeBackward0");
+    }
     Tensor& transpose_(int64_t d0, int64_t d1) { return reshape_in_place(detail::transpose(impl(), d0, d1)); }
     /// Transpose of a matrix (<= 2-D).
-    Tensor t() const { return wrap(detail::matrix_t(impl())); }
+    Tensor t() const { return wrap(detail::matrix_t(impl()), "TBackward0"); }
     Tensor& t_() { return reshape_in_place(detail::matrix_t(impl())); }
-    Tensor permute(const IntArray& dims) const { return wrap(detail::permute(impl(), dims)); }
+    Tensor permute(const IntArray& dims) const { return wrap(detail::permute(impl(), dims), "PermuteBackward0"); }
     /// Broadcasts size-1 dims (and new leading dims) to `sizes` without copying; -1 keeps a size.
-    Tensor expand(const IntArray& sizes) const { return wrap(detail::expand(impl(), sizes)); }
+    Tensor expand(const IntArray& sizes) const { return wrap(detail::expand(impl(), sizes), "ExpandBackward0"); }
     template <class U>
     Tensor expand_as(const Tensor<U>& other) const {
         return expand(other.sizes());
     }
     Tensor narrow(int64_t dim, int64_t start, int64_t length) const {
-        return wrap(detail::narrow(impl(), dim, start, length));
+        return wrap(detail::narrow(impl(), dim, start, length), "SliceBackward0");
     }
-    Tensor select(int64_t dim, int64_t index) const { return wrap(detail::select(impl(), dim, index)); }
+    Tensor select(int64_t dim, int64_t index) const {
+        return wrap(detail::select(impl(), dim, index), "SelectBackward0");
+    }
     Tensor slice(int64_t dim, std::optional<int64_t> start = std::nullopt, std::optional<int64_t> end = std::nullopt,
                  int64_t step = 1) const {
-        return wrap(detail::slice(impl(), dim, Slice(start, end, step)));
+        return wrap(detail::slice(impl(), dim, Slice(start, end, step)), "SliceBackward0");
     }
     /// The row view `t[i]` (select along dim 0).
     Tensor operator[](int64_t i) const { return select(0, i); }
     /// LibTorch's indexing: `t.index({Slice(1, None), 2, None, Ellipsis})`.
-    Tensor index(std::initializer_list<TensorIndex> indices) const { return wrap(detail::index(impl(), indices)); }
+    Tensor index(std::initializer_list<TensorIndex> indices) const {
+        bool selects = false;
+        for (const TensorIndex& ix : indices) selects = selects || ix.kind() == TensorIndex::Kind::Integer;
+        return wrap(detail::index(impl(), indices), selects ? "SelectBackward0" : "SliceBackward0");
+    }
     /// Writes a tensor or scalar into the indexed view (LibTorch's index_put_ with basic indices).
     template <class V>
     Tensor& index_put_(std::initializer_list<TensorIndex> indices, const V& value) {
@@ -284,7 +292,8 @@ public:
     /// A copy with fresh storage; keeps the memory order of a dense layout (PyTorch's preserve_format).
     Tensor clone() const {
         Tensor out(detail::make_dense_impl(sizes(), detail::dense_strides_like(sizes(), strides()), dtype(), device()));
-        out.copy_(*this);
+        out.copy_data_(*this);
+        detail::record_copy(*this, out);
         return out;
     }
     /// Converts to element type U (a new tensor; itself when U is T).
@@ -295,7 +304,8 @@ public:
         } else {
             Tensor<U> out(
                 detail::make_dense_impl(sizes(), detail::dense_strides_like(sizes(), strides()), dtype_of<U>, device()));
-            out.copy_(*this);
+            out.copy_data_(*this);
+            detail::record_copy(*this, out);
             return out;
         }
     }
@@ -313,6 +323,13 @@ public:
     /// Copies `src` (broadcast to this shape, converted to T) into this tensor.
     template <class U>
     Tensor& copy_(const Tensor<U>& src) {
+        copy_data_(src);
+        detail::record_copy_into(*this, src);
+        return *this;
+    }
+    /// copy_ without autograd: the data movement alone (used by clone, to, contiguous).
+    template <class U>
+    Tensor& copy_data_(const Tensor<U>& src) {
         detail::check_host_access(*this, "copy_");
         detail::check_host_access(src, "copy_");
         detail::check_no_internal_overlap(impl(), "copy_");
@@ -338,6 +355,7 @@ public:
     /// Sets every element to `value` (converted to T).
     template <Scalar S>
     Tensor& fill_(S value) {
+        detail::record_overwrite(*this, "FillBackward0");
         detail::check_host_access(*this, "fill_");
         detail::check_no_internal_overlap(impl(), "fill_");
         const T v = convert<T>(value);
@@ -514,11 +532,40 @@ public:
     auto norm(double p, int64_t dim, bool keepdim = false) const;
     auto norm(double p, const IntArray& dims, bool keepdim = false) const;
 
+    // ---- Autograd: declared here, defined in autograd/variable.hpp -------------------
+    // (section owned by autograd/variable.hpp)
+    /// Whether this tensor takes part in autograd (a leaf that requires grad, or a result
+    /// computed from one while grad mode was on).
+    bool requires_grad() const;
+    /// Marks a leaf as requiring grad (floating dtypes only; non-leaves cannot be unmarked).
+    Tensor& requires_grad_(bool requires_grad = true);
+    Tensor& set_requires_grad(bool requires_grad) { return requires_grad_(requires_grad); }
+    /// The accumulated gradient: undefined until a backward reaches this tensor.
+    Tensor grad() const;
+    /// Forgets the accumulated gradient (PyTorch's `x.grad = None`).
+    void reset_grad() const;
+    /// A tensor that requires grad and was not computed by a recorded op; or any tensor
+    /// that does not require grad.
+    bool is_leaf() const;
+    /// The node that computed this tensor (null for leaves): `grad_fn()->name()`.
+    std::shared_ptr<autograd::Node> grad_fn() const;
+    /// Back-propagates from this tensor: `gradient` is d(loss)/d(this), implicit (1) for a
+    /// single-element tensor. retain_graph keeps the saved tensors for another backward.
+    void backward(const Tensor& gradient = Tensor(), bool retain_graph = false) const;
+    /// The same data without history (shares storage; requires_grad false).
+    Tensor detach() const;
+
 private:
-    static Tensor wrap(TensorImplPtr p) { return Tensor(std::move(p)); }
+    /// A view of this tensor, recorded for autograd under PyTorch's backward name.
+    Tensor wrap(TensorImplPtr p, const char* backward_name) const {
+        Tensor v(std::move(p));
+        detail::record_view(*this, v, backward_name);
+        return v;
+    }
     Tensor contiguous_copy() const {
         Tensor out(detail::make_contiguous_impl(sizes(), dtype(), device()));
-        out.copy_(*this);
+        out.copy_data_(*this);
+        detail::record_copy(*this, out);
         return out;
     }
     /// The in-place shape ops change this tensor's own geometry (seen through every handle copy).

@@ -19,12 +19,19 @@
 
 namespace tenet {
 
+namespace autograd {
+struct AutogradMeta;  // autograd/node.hpp
+}
+
 struct TensorImpl {
     StoragePtr storage;
     int64_t offset = 0;
     IntArray sizes;
     IntArray strides;
     DType dtype = ScalarType::Float32;
+    /// requires_grad, grad, grad_fn: created by the autograd layer on first use. Views get
+    /// their own (a view of a tensor that requires grad is recorded as a ViewBackward).
+    std::shared_ptr<autograd::AutogradMeta> autograd;
 };
 
 using TensorImplPtr = std::shared_ptr<TensorImpl>;
@@ -279,7 +286,7 @@ inline TensorImplPtr index(const TensorImpl& t, std::initializer_list<TensorInde
                 break;
             }
             case Kind::Slice: {
-                TensorImpl tmp{t.storage, offset, sizes, strides, t.dtype};
+                TensorImpl tmp{t.storage, offset, sizes, strides, t.dtype, nullptr};
                 auto sliced = slice(tmp, static_cast<int64_t>(d), ix.slice());
                 offset = sliced->offset;
                 sizes = std::move(sliced->sizes);

@@ -186,8 +186,16 @@ struct Pow : ArithmeticRule {
     template <class T>
     auto operator()(T a, T b) const {
         static_assert(!arith::is_bool_v<T>, "tenet: pow is not defined on bool tensors (as in PyTorch)");
-        if constexpr (std::is_integral_v<T>) return arith::int_pow(a, b);
-        else return std::pow(static_cast<opmath_t<T>>(a), static_cast<opmath_t<T>>(b));
+        if constexpr (std::is_integral_v<T>) {
+            return arith::int_pow(a, b);
+        } else {
+            using M = opmath_t<T>;
+            const M x = static_cast<M>(a), p = static_cast<M>(b);
+            // x^2 as x * x and x^1 as x (exact either way, as PyTorch's kernel does): with a
+            // scalar exponent the tests are loop-invariant, so the loop vectorises without a
+            // pow call (x^2 is the squared error; its derivative needs x^1).
+            return p == M(2) ? x * x : (p == M(1) ? x : std::pow(x, p));
+        }
     }
 };
 /// a + alpha * b (or a - alpha * b), in the promoted type of a and b.

@@ -292,8 +292,10 @@ bool needs_temporary(const Tensor<T>& dst, const E& e) {
     return needed;
 }
 
+/// Evaluates `e` into `dst` (no autograd: evaluate_into, in autograd/record.hpp, records
+/// and then calls this).
 template <class T, class E>
-void evaluate_into(Tensor<T>& dst, const E& e, AssignMode mode) {
+void run_assign(Tensor<T>& dst, const E& e, AssignMode mode) {
     static_assert(TensorExpression<E>, "tenet: evaluate_into needs an expression");
     if (auto device = e.device(); device && !device->is_cpu())
         fail<device_error>("evaluate: expressions on ", *device, " are not supported in this build");
@@ -322,7 +324,7 @@ void evaluate_into(Tensor<T>& dst, const E& e, AssignMode mode) {
     if (mode != AssignMode::IntoNoAlias && needs_temporary(dst, e)) {
         Tensor<T> tmp(make_contiguous_impl(shape, dtype_of<T>, Device(DeviceType::CPU)));
         run_expression(tmp, e);
-        dst.copy_(tmp);
+        dst.copy_data_(tmp);
         return;
     }
     run_expression(dst, e);

@@ -35,6 +35,7 @@ struct Values {
     bool summarize = false;  // more than kThreshold elements: only edge items are shown
     std::vector<double> floats;  // floating dtypes
     std::vector<int64_t> ints;   // integral dtypes and bool (0/1)
+    std::string autograd;        // "grad_fn=<MulBackward0>" or "requires_grad=True" (or empty)
 };
 
 /// How many items of a dim of size n are shown.
@@ -249,6 +250,7 @@ inline std::string format(const Values& v) {
         Writer w{v, f};
         w.tensor(text, 0, indent);
     }
+    if (!v.autograd.empty()) suffixes.push_back(v.autograd);
     // PyTorch's _add_suffixes.
     const size_t nl = text.rfind('\n');
     int64_t last_line_len = static_cast<int64_t>(text.size()) - (nl == std::string::npos ? -1 : static_cast<int64_t>(nl)) + 1;
@@ -280,6 +282,7 @@ std::string to_string(const Tensor<T>& t) {
     v.dtype = t.dtype();
     v.sizes = t.sizes();
     v.summarize = t.numel() > detail::print::kThreshold;
+    v.autograd = detail::autograd_repr(t);
     if (t.numel() > 0) {
         const std::vector<int64_t> offsets =
             detail::print::shown_offsets(t.sizes(), t.strides(), t.storage_offset(), v.summarize);

@@ -280,6 +280,10 @@ inline ReducePlan plan_reduction(const IntArray& shape, const std::optional<IntA
     return p;
 }
 
+/// Records sum/mean for autograd (defined in autograd/record.hpp).
+template <class X, class R>
+void record_reduction(const X& x, const Tensor<R>& result, const ReducePlan& plan, bool mean);
+
 /// max/min/argmax/... have no identity: an empty reduction is an error, as in PyTorch.
 template <class Error>
 void check_nonempty_reduction(const ReducePlan& p, const char* op) {
@@ -540,7 +544,9 @@ auto mean_impl(const X& x, const std::optional<IntArray>& dims, bool keepdim) {
         fail<dtype_error>("mean(): could not infer output dtype. Input dtype must be either a floating point or "
                           "complex dtype. Got: ",
                           dtype_of<V>);
-    return reduce_simple<MeanOp>(x, dims, keepdim, "mean");
+    auto result = reduce_simple<MeanOp>(x, dims, keepdim, "mean");
+    record_reduction(x, result, plan_reduction(x.shape(), dims, keepdim, "mean"), true);
+    return result;
 }
 
 /// torch.norm (vector_norm = false) and torch.linalg.vector_norm (true).
@@ -598,11 +604,16 @@ namespace detail {
     auto NAME##_impl(const X& x, const std::optional<IntArray>& dims, bool keepdim) {             \
         return reduce_simple<OP>(x, dims, keepdim, #NAME);                                        \
     }
-TENET_REDUCE_SIMPLE_IMPL(sum, SumOp)
 TENET_REDUCE_SIMPLE_IMPL(prod, ProdOp)
 TENET_REDUCE_SIMPLE_IMPL(any, any_op)
 TENET_REDUCE_SIMPLE_IMPL(all, all_op)
 #undef TENET_REDUCE_SIMPLE_IMPL
+template <class X>
+auto sum_impl(const X& x, const std::optional<IntArray>& dims, bool keepdim) {
+    auto result = reduce_simple<SumOp>(x, dims, keepdim, "sum");
+    record_reduction(x, result, plan_reduction(x.shape(), dims, keepdim, "sum"), false);
+    return result;
+}
 template <class X>
 auto amax_impl(const X& x, const std::optional<IntArray>& dims, bool keepdim) {
     return reduce_extremum<true>(x, dims, keepdim, "amax", false);

@@ -1,0 +1,57 @@
+// W8: forward + backward of loss = sum((sigmoid(x*w + b) - y)^2), x, y, w, b vectors of N
+// floats, w and b requiring grad; tenet's autograd beside the hand-written loop
+// (bench_plain_kernels.cpp, -ffast-math: one vectorised pass computing loss and both
+// gradients) and LibTorch (bench_torch.cpp). One thread.
+
+#include <benchmark/benchmark.h>
+#include <tenet/tenet.hpp>
+
+#include <vector>
+
+#include "bench_plain_kernels.hpp"
+
+namespace {
+
+using tenet::Tensor;
+
+struct W8Data {
+    Tensor<float> x, y, w, b;
+    explicit W8Data(int64_t n)
+        : x(tenet::randn({n})), y(tenet::rand({n})), w(tenet::randn({n})), b(tenet::randn({n})) {}
+};
+
+void BM_W8_tenet(benchmark::State& state) {
+    const int64_t n = state.range(0);
+    tenet::set_num_threads(tenet_bench::bench_threads());
+    W8Data d(n);
+    d.w.requires_grad_();
+    d.b.requires_grad_();
+    for (auto _ : state) {
+        auto loss = ((tenet::sigmoid(d.x * d.w + d.b) - d.y).pow(2)).sum();
+        loss.backward();
+        benchmark::DoNotOptimize(d.w.grad().data_ptr());
+        benchmark::DoNotOptimize(d.b.grad().data_ptr());
+        d.w.reset_grad();
+        d.b.reset_grad();
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * n);
+}
+
+void BM_W8_plain_fastmath(benchmark::State& state) {
+    const int64_t n = state.range(0);
+    W8Data d(n);
+    std::vector<float> gw(static_cast<size_t>(n)), gb(static_cast<size_t>(n));
+    for (auto _ : state) {
+        float loss = tenet_bench::w8_fastmath(d.x.data_ptr(), d.w.data_ptr(), d.b.data_ptr(), d.y.data_ptr(),
+                                              gw.data(), gb.data(), n);
+        benchmark::DoNotOptimize(loss);
+        benchmark::DoNotOptimize(gw.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * n);
+}
+
+}  // namespace
+
+BENCHMARK(BM_W8_tenet)->Arg(1 << 20)->Arg(16)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_W8_plain_fastmath)->Arg(1 << 20)->Arg(16)->Unit(benchmark::kMicrosecond);

@@ -1,0 +1,402 @@
+#pragma once
+// Reverse-mode derivatives of expression trees, derived at compile time.
+//
+// leaf_grad<K>(e, g) is the expression for g * d(e)/d(leaf K), elementwise over e's
+// shape: the upstream gradient g (a tensor or a number) is pushed from the root to leaf K
+// through each node's rule, Derivative<Op>::d<I>(node, g). Every rule builds an ordinary
+// fused expression, so the whole backward of `sigmoid(x * w + b) - y` for one leaf is a
+// single expression evaluated in one pass, with the forward values it needs recomputed
+// in registers instead of stored.
+//
+// An operation without a derivative for an input (comparisons, bitwise ops, rounding,
+// casts to integers) gives NoGradient, which stops the flow along that path.
+
+#include <cmath>
+#include <numbers>
+#include <type_traits>
+
+#include "tenet/expr/binary_ops.hpp"
+#include "tenet/expr/functors.hpp"
+#include "tenet/expr/math.hpp"
+#include "tenet/expr/node.hpp"
+#include "tenet/expr/operators.hpp"
+
+namespace tenet::autograd {
+
+/// "No gradient flows along this path."
+struct NoGradient {};
+template <class G>
+inline constexpr bool is_no_gradient = std::is_same_v<G, NoGradient>;
+
+/// Rules. Unspecialised: the operation is not differentiable (its inputs get nothing).
+template <class Op>
+struct Derivative {
+    template <size_t I, class N, class G>
+    static NoGradient d(const N&, const G&) {
+        return {};
+    }
+};
+
+namespace dfn {
+// Local derivatives f'(x) of unary functions, as element functors (FloatingRule: they
+// compute in float for float32 and 16-bit floats, in double for double).
+#define TENET_LOCAL_DERIVATIVE(NAME, EXPR)             \
+    struct NAME : fn::FloatingRule {                   \
+        static constexpr const char* name = #NAME;     \
+        template <class T>                             \
+        auto operator()(T a) const {                   \
+            using M = fn::opmath_t<T>;                 \
+            const M x = static_cast<M>(a);             \
+            return EXPR;                               \
+        }                                              \
+    };
+TENET_LOCAL_DERIVATIVE(DSqrt, M(0.5) / std::sqrt(x))
+TENET_LOCAL_DERIVATIVE(DRsqrt, M(-0.5) / (x * std::sqrt(x)))
+TENET_LOCAL_DERIVATIVE(DReciprocal, M(-1) / (x * x))
+TENET_LOCAL_DERIVATIVE(DExp, detail::exp(x))
+TENET_LOCAL_DERIVATIVE(DExp2, std::exp2(x) * std::numbers::ln2_v<M>)
+TENET_LOCAL_DERIVATIVE(DExpm1, std::expm1(x) + M(1))
+TENET_LOCAL_DERIVATIVE(DLog, M(1) / x)
+TENET_LOCAL_DERIVATIVE(DLog2, M(1) / (x * std::numbers::ln2_v<M>))
+TENET_LOCAL_DERIVATIVE(DLog10, M(1) / (x * std::numbers::ln10_v<M>))
+TENET_LOCAL_DERIVATIVE(DLog1p, M(1) / (x + M(1)))
+TENET_LOCAL_DERIVATIVE(DSin, std::cos(x))
+TENET_LOCAL_DERIVATIVE(DCos, -std::sin(x))
+TENET_LOCAL_DERIVATIVE(DTan, M(1) + std::tan(x) * std::tan(x))
+TENET_LOCAL_DERIVATIVE(DAsin, M(1) / std::sqrt(M(1) - x * x))
+TENET_LOCAL_DERIVATIVE(DAcos, M(-1) / std::sqrt(M(1) - x * x))
+TENET_LOCAL_DERIVATIVE(DAtan, M(1) / (x * x + M(1)))
+TENET_LOCAL_DERIVATIVE(DSinh, std::cosh(x))
+TENET_LOCAL_DERIVATIVE(DCosh, std::sinh(x))
+TENET_LOCAL_DERIVATIVE(DTanh, M(1) - std::tanh(x) * std::tanh(x))
+TENET_LOCAL_DERIVATIVE(DAsinh, M(1) / std::sqrt(x * x + M(1)))
+TENET_LOCAL_DERIVATIVE(DAcosh, M(1) / std::sqrt(x * x - M(1)))
+TENET_LOCAL_DERIVATIVE(DAtanh, M(1) / (M(1) - x * x))
+TENET_LOCAL_DERIVATIVE(DSigmoid, (M(1) / (M(1) + detail::exp(-x))) * (M(1) - M(1) / (M(1) + detail::exp(-x))))
+TENET_LOCAL_DERIVATIVE(DErf, M(2) / std::sqrt(std::numbers::pi_v<M>) * std::exp(-x * x))
+TENET_LOCAL_DERIVATIVE(DErfc, M(-2) / std::sqrt(std::numbers::pi_v<M>) * std::exp(-x * x))
+TENET_LOCAL_DERIVATIVE(DErfinv, std::sqrt(std::numbers::pi_v<M>) / M(2) *
+                                    std::exp(detail::erfinv(x) * detail::erfinv(x)))
+TENET_LOCAL_DERIVATIVE(DSilu, (M(1) / (M(1) + detail::exp(-x))) * (M(1) + x * (M(1) - M(1) / (M(1) + detail::exp(-x)))))
+TENET_LOCAL_DERIVATIVE(DAbs, x > M(0) ? M(1) : (x < M(0) ? M(-1) : M(0)))
+TENET_LOCAL_DERIVATIVE(DRelu, x > M(0) ? M(1) : M(0))
+TENET_LOCAL_DERIVATIVE(DSquare, M(2) * x)
+#undef TENET_LOCAL_DERIVATIVE
+
+/// gelu'(x), exact (erf) or for the tanh approximation.
+struct DGelu : fn::FloatingRule {
+    static constexpr const char* name = "DGelu";
+    bool tanh_approximation = false;
+    template <class T>
+    auto operator()(T a) const {
+        using M = fn::opmath_t<T>;
+        const M x = static_cast<M>(a);
+        if (tanh_approximation) {
+            const M k = std::sqrt(M(2) / std::numbers::pi_v<M>), c = M(0.044715);
+            const M t = std::tanh(k * (x + c * x * x * x));
+            return M(0.5) * (M(1) + t) + M(0.5) * x * (M(1) - t * t) * k * (M(1) + M(3) * c * x * x);
+        }
+        const M cdf = M(0.5) * (M(1) + std::erf(x / std::numbers::sqrt2_v<M>));
+        const M pdf = std::exp(M(-0.5) * x * x) / std::sqrt(M(2) * std::numbers::pi_v<M>);
+        return cdf + x * pdf;
+    }
+};
+/// softplus'(x) = sigmoid(beta x), or 1 past the threshold (where softplus is x).
+struct DSoftplus : fn::FloatingRule {
+    static constexpr const char* name = "DSoftplus";
+    double beta = 1, threshold = 20;
+    template <class T>
+    auto operator()(T a) const {
+        using M = fn::opmath_t<T>;
+        const M z = static_cast<M>(a) * static_cast<M>(beta);
+        return z > static_cast<M>(threshold) ? M(1) : M(1) / (M(1) + detail::exp(-z));
+    }
+};
+/// clamp'(x): 1 inside [lo, hi], 0 outside (PyTorch's mask).
+struct DClamp : fn::FloatingRule {
+    static constexpr const char* name = "DClamp";
+    double lo = 0, hi = 0;
+    bool has_lo = false, has_hi = false;
+    template <class T>
+    auto operator()(T a) const {
+        using M = fn::opmath_t<T>;
+        const M x = static_cast<M>(a);
+        const bool inside = (!has_lo || x >= static_cast<M>(lo)) && (!has_hi || x <= static_cast<M>(hi));
+        return inside ? M(1) : M(0);
+    }
+};
+/// nan_to_num'(x): 1 where x is finite, 0 where it was replaced.
+struct DNanToNum : fn::FloatingRule {
+    static constexpr const char* name = "DNanToNum";
+    template <class T>
+    auto operator()(T a) const {
+        using M = fn::opmath_t<T>;
+        return std::isfinite(static_cast<M>(a)) ? M(1) : M(0);
+    }
+};
+}  // namespace dfn
+
+/// g * f'(a) for a unary node whose local derivative functor is D.
+template <class D, class N, class G>
+auto chain(const N& n, const G& g, D d = {}) {
+    return g * expr::make_unary<D>(n.a, d);
+}
+
+#define TENET_UNARY_DERIVATIVE(OP, LOCAL)          \
+    template <>                                    \
+    struct Derivative<fn::OP> {                    \
+        template <size_t I, class N, class G>      \
+        static auto d(const N& n, const G& g) {    \
+            return chain<dfn::LOCAL>(n, g);        \
+        }                                          \
+    };
+TENET_UNARY_DERIVATIVE(Sqrt, DSqrt)
+TENET_UNARY_DERIVATIVE(Rsqrt, DRsqrt)
+TENET_UNARY_DERIVATIVE(Reciprocal, DReciprocal)
+TENET_UNARY_DERIVATIVE(Exp, DExp)
+TENET_UNARY_DERIVATIVE(Exp2, DExp2)
+TENET_UNARY_DERIVATIVE(Expm1, DExpm1)
+TENET_UNARY_DERIVATIVE(Log, DLog)
+TENET_UNARY_DERIVATIVE(Log2, DLog2)
+TENET_UNARY_DERIVATIVE(Log10, DLog10)
+TENET_UNARY_DERIVATIVE(Log1p, DLog1p)
+TENET_UNARY_DERIVATIVE(Sin, DSin)
+TENET_UNARY_DERIVATIVE(Cos, DCos)
+TENET_UNARY_DERIVATIVE(Tan, DTan)
+TENET_UNARY_DERIVATIVE(Asin, DAsin)
+TENET_UNARY_DERIVATIVE(Acos, DAcos)
+TENET_UNARY_DERIVATIVE(Atan, DAtan)
+TENET_UNARY_DERIVATIVE(Sinh, DSinh)
+TENET_UNARY_DERIVATIVE(Cosh, DCosh)
+TENET_UNARY_DERIVATIVE(Tanh, DTanh)
+TENET_UNARY_DERIVATIVE(Asinh, DAsinh)
+TENET_UNARY_DERIVATIVE(Acosh, DAcosh)
+TENET_UNARY_DERIVATIVE(Atanh, DAtanh)
+TENET_UNARY_DERIVATIVE(Sigmoid, DSigmoid)
+TENET_UNARY_DERIVATIVE(Erf, DErf)
+TENET_UNARY_DERIVATIVE(Erfc, DErfc)
+TENET_UNARY_DERIVATIVE(Erfinv, DErfinv)
+TENET_UNARY_DERIVATIVE(Silu, DSilu)
+TENET_UNARY_DERIVATIVE(Abs, DAbs)
+TENET_UNARY_DERIVATIVE(Relu, DRelu)
+TENET_UNARY_DERIVATIVE(Square, DSquare)
+TENET_UNARY_DERIVATIVE(NanToNum, DNanToNum)
+#undef TENET_UNARY_DERIVATIVE
+
+template <>
+struct Derivative<fn::Neg> {
+    template <size_t I, class N, class G>
+    static auto d(const N&, const G& g) {
+        return -g;
+    }
+};
+template <>
+struct Derivative<fn::Gelu> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        return chain(n, g, dfn::DGelu{{}, n.op.tanh_approximation});
+    }
+};
+template <>
+struct Derivative<fn::Softplus> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        return chain(n, g, dfn::DSoftplus{{}, n.op.beta, n.op.threshold});
+    }
+};
+template <>
+struct Derivative<fn::Clamp> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        return chain(n, g, dfn::DClamp{{}, n.op.lo, n.op.hi, n.op.has_lo, n.op.has_hi});
+    }
+};
+/// A cast passes the gradient back in the source type, if that type is floating.
+template <class U>
+struct Derivative<fn::CastTo<U>> {
+    template <size_t I, class N, class G>
+    static auto d(const N&, const G& g) {
+        using From = typename decltype(N::a)::value_type;
+        if constexpr (FloatingElement<From> && FloatingElement<U>) return cast<From>(g);
+        else return NoGradient{};
+    }
+};
+
+template <>
+struct Derivative<fn::Add> {
+    template <size_t I, class N, class G>
+    static auto d(const N&, const G& g) {
+        return g;
+    }
+};
+template <>
+struct Derivative<fn::Sub> {
+    template <size_t I, class N, class G>
+    static auto d(const N&, const G& g) {
+        if constexpr (I == 0) return g;
+        else return -g;
+    }
+};
+template <class S, bool Subtract>
+struct Derivative<fn::AddAlpha<S, Subtract>> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        if constexpr (I == 0) return g;
+        else return g * (Subtract ? -n.op.alpha : n.op.alpha);
+    }
+};
+template <>
+struct Derivative<fn::Mul> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        if constexpr (I == 0) return g * n.b;
+        else return g * n.a;
+    }
+};
+template <>
+struct Derivative<fn::Div> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        if constexpr (I == 0) return g / n.b;
+        else return -g * n.a / (n.b * n.b);
+    }
+};
+/// d/da a^b = b a^(b-1) (0 where b == 0); d/db a^b = a^b log a (0 where a == 0 and b >= 0),
+/// PyTorch's masks, so 0^0 has zero gradients instead of nan.
+template <>
+struct Derivative<fn::Pow> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        if constexpr (I == 0) {
+            if constexpr (decltype(n.b)::is_scalar)  // a number exponent stays a number: x^(p-1)
+                return where(n.b == 0, 0, g * n.b * pow(n.a, n.b.value - 1));
+            else return where(n.b == 0, 0, g * n.b * pow(n.a, n.b - 1));
+        } else {
+            return where((n.a == 0) & (n.b >= 0), 0, g * pow(n.a, n.b) * log(n.a));
+        }
+    }
+};
+template <>
+struct Derivative<fn::Atan2> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        if constexpr (I == 0) return g * n.b / (n.a * n.a + n.b * n.b);
+        else return -g * n.a / (n.a * n.a + n.b * n.b);
+    }
+};
+template <>
+struct Derivative<fn::Hypot> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        if constexpr (I == 0) return g * n.a / hypot(n.a, n.b);
+        else return g * n.b / hypot(n.a, n.b);
+    }
+};
+/// maximum/minimum: the gradient goes to the larger (smaller) input, split evenly on ties.
+template <>
+struct Derivative<fn::Maximum> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        if constexpr (I == 0) return where(n.a > n.b, g, where(n.a == n.b, g / 2, 0));
+        else return where(n.b > n.a, g, where(n.a == n.b, g / 2, 0));
+    }
+};
+template <>
+struct Derivative<fn::Minimum> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        if constexpr (I == 0) return where(n.a < n.b, g, where(n.a == n.b, g / 2, 0));
+        else return where(n.b < n.a, g, where(n.a == n.b, g / 2, 0));
+    }
+};
+/// remainder(a, b) = a - floor(a / b) b; fmod(a, b) = a - trunc(a / b) b.
+template <>
+struct Derivative<fn::Remainder> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        if constexpr (I == 0) return g;
+        else return -g * floor_divide(n.a, n.b);
+    }
+};
+template <>
+struct Derivative<fn::Fmod> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        if constexpr (I == 0) return g;
+        else return -g * trunc(n.a / n.b);
+    }
+};
+template <>
+struct Derivative<fn::Lerp> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        if constexpr (I == 0) return g * (1 - n.c);
+        else if constexpr (I == 1) return g * n.c;
+        else return g * (n.b - n.a);
+    }
+};
+template <>
+struct Derivative<fn::Where> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        if constexpr (I == 0) return NoGradient{};
+        else if constexpr (I == 1) return where(n.a, g, 0);
+        else return where(n.a, 0, g);
+    }
+};
+
+// ---- Pushing a gradient from the root to one leaf -------------------------------------
+
+template <class N>
+struct node_traits;
+template <class T, class S>
+struct node_traits<expr::Leaf<T, S>> {
+    static constexpr int arity = 0;
+};
+template <class S>
+struct node_traits<expr::ScalarNode<S>> {
+    static constexpr int arity = -1;
+};
+template <class Op, class A>
+struct node_traits<expr::Unary<Op, A>> {
+    static constexpr int arity = 1;
+    using op = Op;
+};
+template <class Op, class A, class B>
+struct node_traits<expr::Binary<Op, A, B>> {
+    static constexpr int arity = 2;
+    using op = Op;
+};
+template <class Op, class A, class B, class C>
+struct node_traits<expr::Ternary<Op, A, B, C>> {
+    static constexpr int arity = 3;
+    using op = Op;
+};
+
+/// g * d(n)/d(leaf K) as an expression over n's shape, or NoGradient.
+template <size_t K, class N, class G>
+auto leaf_grad(const N& n, const G& g) {
+    constexpr int arity = node_traits<N>::arity;
+    if constexpr (is_no_gradient<G> || !FloatingElement<typename N::value_type>) {
+        return NoGradient{};
+    } else if constexpr (arity == 0) {
+        return g;
+    } else {
+        using D = Derivative<typename node_traits<N>::op>;
+        using A = decltype(n.a);
+        if constexpr (arity == 1) {
+            return leaf_grad<K>(n.a, D::template d<0>(n, g));
+        } else if constexpr (K < A::num_leaves) {
+            return leaf_grad<K>(n.a, D::template d<0>(n, g));
+        } else if constexpr (arity == 2) {
+            return leaf_grad<K - A::num_leaves>(n.b, D::template d<1>(n, g));
+        } else {
+            using B = decltype(n.b);
+            if constexpr (K < A::num_leaves + B::num_leaves)
+                return leaf_grad<K - A::num_leaves>(n.b, D::template d<1>(n, g));
+            else return leaf_grad<K - A::num_leaves - B::num_leaves>(n.c, D::template d<2>(n, g));
+        }
+    }
+}
+
+}  // namespace tenet::autograd

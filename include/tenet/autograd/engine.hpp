@@ -1,0 +1,170 @@
+#pragma once
+// The backward pass. backward(output, grad) walks the tape in reverse from output's node:
+// nodes are taken in decreasing sequence number (reverse execution order), each once all
+// of its gradient contributions have arrived, and leaves accumulate into .grad().
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <queue>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tenet/autograd/grad_mode.hpp"
+#include "tenet/autograd/node.hpp"
+#include "tenet/core/tensor.hpp"
+#include "tenet/expr/evaluate.hpp"
+#include "tenet/expr/node.hpp"
+#include "tenet/expr/operators.hpp"
+
+namespace tenet::autograd {
+
+/// Calls f with a tag of t's floating element type (gradients exist only for those).
+template <class F>
+decltype(auto) visit_floating(DType d, const char* op, F&& f) {
+    switch (d.scalar_type()) {
+        case ScalarType::Float32: return f(kFloat32);
+        case ScalarType::Float64: return f(kFloat64);
+        case ScalarType::Float16: return f(kFloat16);
+        case ScalarType::BFloat16: return f(kBFloat16);
+        default: break;
+    }
+    detail::fail<dtype_error>(op, ": only tensors of floating point dtype can have gradients, got ", d);
+}
+
+/// out[i] += g[i] over n contiguous elements, in the element type's opmath.
+template <class T>
+void add_raw(T* out, const T* g, int64_t n) {
+    using M = fn::opmath_t<T>;
+    for (int64_t i = 0; i < n; ++i) out[i] = convert<T>(static_cast<M>(out[i]) + static_cast<M>(g[i]));
+}
+
+/// a + b for two gradients of one node's output (same dtype and shape, contiguous: every
+/// gradient the engine moves is). Plain loops, not expressions: the engine is instantiated
+/// in every translation unit, so it stays cheap to compile.
+inline TensorBase add_gradients(const TensorBase& a, const TensorBase& b) {
+    if (!a.defined()) return b;
+    if (!b.defined()) return a;
+    if (!(a.sizes() == b.sizes()) || !(a.dtype() == b.dtype()) || !a.is_contiguous() || !b.is_contiguous())
+        detail::fail<error>("backward: internal error: gradients of shapes ", a.sizes(), " and ", b.sizes(),
+                            " cannot be summed");
+    TensorBase sum(detail::make_contiguous_impl(a.sizes(), a.dtype(), Device(DeviceType::CPU)));
+    std::memcpy(sum.impl().storage->data(), static_cast<const unsigned char*>(a.impl().storage->data()) +
+                                                 a.storage_offset() * a.element_size(),
+                static_cast<size_t>(a.nbytes()));
+    visit_floating(a.dtype(), "backward", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        add_raw(static_cast<T*>(sum.impl().storage->data()),
+                static_cast<const T*>(b.impl().storage->data()) + b.storage_offset(), a.numel());
+    });
+    return sum;
+}
+
+/// Accumulates into a leaf's .grad(): the first gradient is kept (copied when someone else
+/// holds it), later ones are added in place, as PyTorch's AccumulateGrad.
+struct AccumulateGrad final : Node {
+    explicit AccumulateGrad(TensorBase v) : variable(std::move(v)) {}
+    std::string name() const override { return "AccumulateGrad"; }
+    std::vector<TensorBase> apply(const TensorBase& grad) override {
+        AutogradMeta& m = meta_of(variable);
+        if (!(grad.sizes() == variable.sizes()))
+            detail::fail<shape_error>("backward: gradient of shape ", grad.sizes(), " does not match the leaf's shape ",
+                                      variable.sizes());
+        if (!m.grad.defined()) {
+            // Kept as is when the engine holds the only reference, else copied.
+            m.grad = grad.impl_ptr().use_count() == 1 ? grad : add_gradients(zeros_like_raw(grad), grad);
+            return {};
+        }
+        visit_floating(m.grad.dtype(), "backward", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            add_raw(static_cast<T*>(m.grad.impl().storage->data()) + m.grad.storage_offset(),
+                    static_cast<const T*>(grad.impl().storage->data()) + grad.storage_offset(), grad.numel());
+        });
+        m.grad.impl().storage->bump_version();
+        return {};
+    }
+    /// Zeros of t's shape and dtype (all-zero bytes are 0 in every floating type).
+    static TensorBase zeros_like_raw(const TensorBase& t) {
+        TensorBase z(detail::make_contiguous_impl(t.sizes(), t.dtype(), Device(DeviceType::CPU)));
+        std::memset(z.impl().storage->data(), 0, static_cast<size_t>(z.nbytes()));
+        return z;
+    }
+    TensorBase variable;
+};
+
+/// The edge a gradient for t flows along: its grad_fn, or its leaf accumulator.
+inline Edge gradient_edge(const TensorBase& t) {
+    const AutogradMeta* cm = meta_if(t);
+    if (!cm) return {};
+    if (cm->grad_fn) return {cm->grad_fn, cm->output_nr};
+    if (!cm->requires_grad) return {};
+    AutogradMeta& m = meta_of(t);
+    NodePtr acc = m.grad_accumulator.lock();
+    if (!acc) {
+        acc = std::make_shared<AccumulateGrad>(t);
+        m.grad_accumulator = acc;
+    }
+    return {acc, 0};
+}
+
+/// Makes `result` the output of `node` (it then requires grad and is not a leaf).
+inline void set_history(const TensorBase& result, NodePtr node) {
+    AutogradMeta& m = meta_of(result);
+    m.requires_grad = false;
+    m.grad_fn = std::move(node);
+    m.output_nr = 0;
+}
+
+/// Runs backward from `root` seeded with `grad` (both of root's shape).
+inline void run_backward(const TensorBase& root, const TensorBase& grad, bool retain_graph) {
+    const Edge start = gradient_edge(root);
+    if (!start.valid())
+        detail::fail<error>("element 0 of tensors does not require grad and does not have a grad_fn");
+    NoGradGuard no_grad;  // the backward computations themselves are not recorded
+
+    // Dependencies: how many edges from reachable nodes point at each node.
+    std::unordered_map<Node*, int> dependencies;
+    std::vector<Node*> stack{start.fn.get()};
+    std::unordered_map<Node*, bool> seen{{start.fn.get(), true}};
+    while (!stack.empty()) {
+        Node* n = stack.back();
+        stack.pop_back();
+        for (const Edge& e : n->next_edges) {
+            if (!e.valid()) continue;
+            ++dependencies[e.fn.get()];
+            if (!seen[e.fn.get()]) {
+                seen[e.fn.get()] = true;
+                stack.push_back(e.fn.get());
+            }
+        }
+    }
+    // Ready nodes, latest on the tape first.
+    auto later = [](Node* a, Node* b) { return a->sequence_nr < b->sequence_nr; };
+    std::priority_queue<Node*, std::vector<Node*>, decltype(later)> ready(later);
+    std::unordered_map<Node*, TensorBase> buffers;
+    buffers[start.fn.get()] = grad;
+    ready.push(start.fn.get());
+    NodePtr keep_start = start.fn;  // alive for the whole walk
+    while (!ready.empty()) {
+        Node* n = ready.top();
+        ready.pop();
+        TensorBase g = std::move(buffers[n]);
+        buffers.erase(n);
+        // No contribution arrived (every path gave zero): nothing to compute, but the
+        // node's successors still count it as done.
+        std::vector<TensorBase> grads = g.defined() ? n->apply(g) : std::vector<TensorBase>{};
+        g = TensorBase();
+        for (size_t i = 0; i < n->next_edges.size(); ++i) {
+            const Edge& e = n->next_edges[i];
+            if (!e.valid()) continue;
+            Node* next = e.fn.get();
+            if (i < grads.size() && grads[i].defined()) buffers[next] = add_gradients(buffers[next], grads[i]);
+            if (--dependencies[next] == 0) ready.push(next);
+        }
+        if (!retain_graph) n->release_variables();
+    }
+}
+
+}  // namespace tenet::autograd

@@ -1,0 +1,88 @@
+#pragma once
+// tenet::autograd::gradcheck: the analytic gradient (backward) against central finite
+// differences, in float64, as torch.autograd.gradcheck.
+//
+//   auto f = [](const std::vector<Tensor<double>>& in) { return Tensor<double>(sin(in[0]) * in[1]); };
+//   autograd::gradcheck(f, {randn({3}, kFloat64), randn({3}, kFloat64)});  // throws on a mismatch
+
+#include <cmath>
+#include <sstream>
+#include <vector>
+
+#include "tenet/autograd/grad_mode.hpp"
+#include "tenet/autograd/variable.hpp"
+#include "tenet/core/errors.hpp"
+#include "tenet/core/tensor.hpp"
+#include "tenet/ops/creation.hpp"
+
+namespace tenet::autograd {
+
+/// Thrown when the analytic and numerical Jacobians differ (PyTorch's GradcheckError).
+struct gradcheck_error : error {
+    using error::error;
+};
+
+/// Checks d f(inputs) / d inputs. f maps the inputs (float64 tensors; each is made a
+/// contiguous leaf that requires grad) to a float64 tensor. Every Jacobian entry must
+/// satisfy |analytic - numerical| <= atol + rtol * |numerical|. Returns true or throws
+/// gradcheck_error naming the input, the entries and both values.
+template <class F>
+bool gradcheck(F&& f, std::vector<Tensor<double>> inputs, double eps = 1e-6, double atol = 1e-5,
+               double rtol = 1e-3) {
+    for (auto& x : inputs) {
+        NoGradGuard no_grad;
+        x = x.detach().clone();
+    }
+    for (auto& x : inputs) x.requires_grad_();
+    auto evaluate = [&]() -> Tensor<double> {
+        NoGradGuard no_grad;
+        Tensor<double> y = f(inputs);
+        return y.contiguous();
+    };
+    const Tensor<double> y0 = evaluate();
+    const int64_t m = y0.numel();
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        Tensor<double>& x = inputs[i];
+        const int64_t n = x.numel();
+        // Numerical Jacobian, one input element (column) at a time.
+        std::vector<double> numerical(static_cast<size_t>(m * n));
+        double* p = x.data_ptr();
+        for (int64_t j = 0; j < n; ++j) {
+            const double saved = p[j];
+            p[j] = saved + eps;
+            const std::vector<double> plus = evaluate().to_vector();
+            p[j] = saved - eps;
+            const std::vector<double> minus = evaluate().to_vector();
+            p[j] = saved;
+            for (int64_t k = 0; k < m; ++k)
+                numerical[static_cast<size_t>(k * n + j)] = (plus[static_cast<size_t>(k)] - minus[static_cast<size_t>(k)]) / (2 * eps);
+        }
+        // Analytic Jacobian, one output element (row) at a time.
+        for (int64_t k = 0; k < m; ++k) {
+            for (auto& in : inputs) in.reset_grad();
+            Tensor<double> y = f(inputs);
+            if (!y.requires_grad()) {
+                for (int64_t j = 0; j < n; ++j)
+                    if (numerical[static_cast<size_t>(k * n + j)] != 0)
+                        detail::fail<gradcheck_error>("gradcheck: the output does not require grad but input ", i,
+                                                      " has a nonzero numerical gradient");
+                continue;
+            }
+            Tensor<double> onehot = zeros<double>(y.sizes());
+            onehot.data_ptr()[k] = 1;
+            y.backward(onehot);
+            const Tensor<double> g = x.grad();
+            for (int64_t j = 0; j < n; ++j) {
+                const double a = g.defined() ? g.contiguous().data_ptr()[j] : 0.0;
+                const double num = numerical[static_cast<size_t>(k * n + j)];
+                if (!(std::abs(a - num) <= atol + rtol * std::abs(num)))
+                    detail::fail<gradcheck_error>("gradcheck: Jacobian mismatch for output ", k, " with respect to input ",
+                                                  i, " element ", j, ": analytic ", a, ", numerical ", num);
+            }
+        }
+    }
+    for (auto& in : inputs) in.reset_grad();
+    return true;
+}
+
+}  // namespace tenet::autograd

@@ -1,0 +1,113 @@
+#pragma once
+// The recorded graph: what a tensor's autograd metadata holds, the nodes of the tape and
+// the saved tensors they check for in-place modification.
+//
+// Every recorded operation is a Node with a sequence number taken from a per-thread
+// counter: the tape is the nodes in sequence order, and backward walks it in reverse
+// from the output (autograd/engine.hpp). Edges point from a node to the nodes that made
+// its inputs (earlier on the tape), so ownership only points backwards in time: no cycles,
+// and a graph is freed with the last tensor that refers to it.
+
+#include <cstdint>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tenet/core/errors.hpp"
+#include "tenet/core/tensor_impl.hpp"
+
+namespace tenet::autograd {
+
+struct Node;
+using NodePtr = std::shared_ptr<Node>;
+
+/// Where a gradient flows: input `input_nr` of `fn`. A null fn means "no gradient needed".
+struct Edge {
+    NodePtr fn;
+    uint32_t input_nr = 0;
+    bool valid() const { return fn != nullptr; }
+};
+
+/// Autograd state of a tensor (held by its TensorImpl; views share nothing of it).
+struct AutogradMeta {
+    bool requires_grad = false;    ///< a leaf that requires grad (non-leaves: grad_fn != null)
+    TensorBase grad;               ///< accumulated gradient (leaves)
+    NodePtr grad_fn;               ///< the node that made this tensor; null for leaves
+    uint32_t output_nr = 0;        ///< which output of grad_fn
+    std::weak_ptr<Node> grad_accumulator;  ///< a leaf's AccumulateGrad, while the graph holds it
+};
+
+/// The sequence counter of this thread's tape.
+inline uint64_t next_sequence_nr() {
+    thread_local uint64_t next = 0;
+    return next++;
+}
+
+/// A recorded operation: given the gradient of its output, the gradients of its inputs.
+struct Node {
+    Node() : sequence_nr(next_sequence_nr()) {}
+    virtual ~Node() = default;
+    Node(const Node&) = delete;
+    Node& operator=(const Node&) = delete;
+
+    /// PyTorch's name of the backward function (`MulBackward0`).
+    virtual std::string name() const = 0;
+    /// grad: the gradient of output 0 (same shape and dtype). Returns one gradient per
+    /// next_edges entry; an undefined TensorBase means zero.
+    virtual std::vector<TensorBase> apply(const TensorBase& grad) = 0;
+    /// Drops saved tensors after a backward without retain_graph.
+    virtual void release_variables() {}
+
+    const uint64_t sequence_nr;
+    std::vector<Edge> next_edges;
+};
+
+/// PyTorch's message for a second backward through freed saved tensors.
+[[noreturn]] inline void throw_released(const std::string& node) {
+    detail::fail<error>("Trying to backward through the graph a second time (or directly access saved tensors after "
+                        "they have already been freed). Saved intermediate values of the graph are freed when you call "
+                        ".backward() or autograd::grad(). Specify retain_graph=true if you need to backward through "
+                        "the graph a second time or if you need to access saved tensors after calling backward. "
+                        "(node: ",
+                        node, ")");
+}
+
+/// A tensor saved for backward and the storage version it had then: an in-place write
+/// since makes the saved value wrong, and unpacking says so (PyTorch's message).
+struct SavedVersion {
+    TensorBase tensor;
+    uint64_t version = 0;
+
+    static SavedVersion save(const TensorBase& t) { return {t, t.impl().storage->version()}; }
+    void check(const std::string& node, size_t output_nr) const {
+        const uint64_t now = tensor.impl().storage->version();
+        if (now == version) return;
+        std::ostringstream what;
+        what << "one of the variables needed for gradient computation has been modified by an inplace operation: "
+             << "[tenet." << tensor.dtype().name() << " " << tensor.sizes() << "], which is input " << output_nr
+             << " of " << node << ", is at version " << now << "; expected version " << version
+             << " instead. Hint: the in-place write happened after the forward pass saved the tensor; "
+                "clone() it before modifying it.";
+        detail::fail<error>(what.str());
+    }
+};
+
+/// The metadata of t, created on first use.
+inline AutogradMeta& meta_of(const TensorBase& t) {
+    auto& impl = const_cast<TensorImpl&>(t.impl());
+    if (!impl.autograd) impl.autograd = std::make_shared<AutogradMeta>();
+    return *impl.autograd;
+}
+inline const AutogradMeta* meta_if(const TensorBase& t) {
+    return t.defined() ? t.impl().autograd.get() : nullptr;
+}
+
+/// Whether t takes part in autograd: a leaf that requires grad, or a recorded result.
+inline bool requires_grad(const TensorBase& t) {
+    const AutogradMeta* m = meta_if(t);
+    return m && (m->requires_grad || m->grad_fn);
+}
+
+}  // namespace tenet::autograd

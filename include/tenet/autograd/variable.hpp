@@ -1,0 +1,187 @@
+#pragma once
+// The autograd side of Tensor: requires_grad, grad, grad_fn, backward, detach, and the
+// hooks through which the core's views and copies are recorded.
+
+#include <memory>
+#include <string>
+
+#include "tenet/autograd/engine.hpp"
+#include "tenet/autograd/grad_mode.hpp"
+#include "tenet/autograd/node.hpp"
+#include "tenet/autograd/record.hpp"
+#include "tenet/core/tensor.hpp"
+#include "tenet/ops/creation.hpp"
+
+namespace tenet {
+
+namespace autograd {
+
+/// A view (view, transpose, select, slice, ...): the gradient of the base is zero except
+/// where the view's elements lie, which receive the view's gradient. Expand (whose
+/// elements repeat) sums instead.
+template <class T>
+struct ViewNode final : Node {
+    ViewNode(const TensorBase& base, const TensorBase& view, std::string n)
+        : name_(std::move(n)),
+          base_sizes(base.sizes()),
+          base_strides(base.strides()),
+          base_offset(base.storage_offset()),
+          view_sizes(view.sizes()),
+          view_strides(view.strides()),
+          view_offset(view.storage_offset()) {
+        next_edges = {gradient_edge(base)};
+    }
+    std::string name() const override { return name_; }
+    std::vector<TensorBase> apply(const TensorBase& grad) override {
+        const Tensor<T> g(grad.impl_ptr());
+        if (name_ == "ExpandBackward0") return {sum_to(g.contiguous(), base_sizes)};
+        // Scatter g into zeros laid out as the storage both geometries index into.
+        const int64_t extent = std::max(detail::storage_extent(base_sizes, base_strides, base_offset),
+                                        detail::storage_extent(view_sizes, view_strides, view_offset));
+        Tensor<T> scratch = zeros<T>({std::max<int64_t>(extent, 1)});
+        Tensor<T>(detail::make_view(scratch.impl(), view_sizes, view_strides, view_offset)).copy_data_(g);
+        Tensor<T> base_grad(detail::make_view(scratch.impl(), base_sizes, base_strides, base_offset));
+        return {base_grad.is_contiguous() && base_offset == 0 ? base_grad : base_grad.clone()};
+    }
+    std::string name_;
+    IntArray base_sizes, base_strides;
+    int64_t base_offset;
+    IntArray view_sizes, view_strides;
+    int64_t view_offset;
+};
+
+/// clone/contiguous/to: the gradient passes through, converted back to the source type.
+template <class T, class U>
+struct CopyNode final : Node {
+    CopyNode(const TensorBase& source, std::string n) : name_(std::move(n)), source_sizes(source.sizes()) {
+        next_edges = {gradient_edge(source)};
+    }
+    std::string name() const override { return name_; }
+    std::vector<TensorBase> apply(const TensorBase& grad) override {
+        const Tensor<T> g(grad.impl_ptr());
+        if constexpr (std::is_same_v<T, U>) return {sum_to(g, source_sizes)};
+        else return {sum_to(g.template to<U>(), source_sizes)};
+    }
+    std::string name_;
+    IntArray source_sizes;
+};
+
+}  // namespace autograd
+
+namespace detail {
+
+template <class T>
+void record_view(const Tensor<T>& base, const Tensor<T>& view, const char* backward_name) {
+    if constexpr (FloatingElement<T>) {
+        if (!autograd::GradMode::is_enabled() || !autograd::requires_grad(base)) return;
+        autograd::set_history(view, std::make_shared<autograd::ViewNode<T>>(base, view, backward_name));
+    }
+}
+
+template <class T, class U>
+void record_copy(const Tensor<U>& source, const Tensor<T>& copy) {
+    if constexpr (FloatingElement<T> && FloatingElement<U>) {
+        if (!autograd::GradMode::is_enabled() || !autograd::requires_grad(source)) return;
+        const char* name = std::is_same_v<T, U> ? "CloneBackward0" : "ToCopyBackward0";
+        autograd::set_history(copy, std::make_shared<autograd::CopyNode<T, U>>(source, name));
+    }
+}
+
+template <class T, class U>
+void record_copy_into(const Tensor<T>& dst, const Tensor<U>& src) {
+    if (!autograd::GradMode::is_enabled()) return;
+    const bool source_grad = autograd::requires_grad(src);
+    if (!source_grad && !autograd::requires_grad(dst)) return;
+    autograd::check_in_place(dst, source_grad);
+    if constexpr (FloatingElement<T> && FloatingElement<U>) {
+        if (source_grad) {
+            autograd::set_history(dst, std::make_shared<autograd::CopyNode<T, U>>(src, "CopyBackwards"));
+            return;
+        }
+    }
+    autograd::set_history(dst, std::make_shared<autograd::OverwriteNode>("CopyBackwards"));
+}
+
+template <class T>
+void record_overwrite(const Tensor<T>& dst, const char* backward_name) {
+    if (!autograd::GradMode::is_enabled() || !autograd::requires_grad(dst)) return;
+    autograd::check_in_place(dst, false);
+    autograd::set_history(dst, std::make_shared<autograd::OverwriteNode>(backward_name));
+}
+
+template <class T>
+std::string autograd_repr(const Tensor<T>& t) {
+    const autograd::AutogradMeta* m = autograd::meta_if(t);
+    if (!m) return {};
+    if (m->grad_fn) return "grad_fn=<" + m->grad_fn->name() + ">";
+    if (m->requires_grad) return "requires_grad=True";
+    return {};
+}
+
+}  // namespace detail
+
+// ---- Tensor's autograd methods ----------------------------------------------------------
+
+template <class T>
+bool Tensor<T>::requires_grad() const {
+    return autograd::requires_grad(*this);
+}
+
+template <class T>
+Tensor<T>& Tensor<T>::requires_grad_(bool requires_grad) {
+    if (requires_grad && !FloatingElement<T>)
+        detail::fail<error>("only Tensors of floating point dtype can require gradients (got ", dtype(), ")");
+    const autograd::AutogradMeta* m = autograd::meta_if(*this);
+    if (!requires_grad && m && m->grad_fn)
+        detail::fail<error>("you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                            "variable in a subgraph that doesn't require differentiation use var_no_grad = "
+                            "var.detach().");
+    if (requires_grad || m) autograd::meta_of(*this).requires_grad = requires_grad;
+    return *this;
+}
+
+template <class T>
+Tensor<T> Tensor<T>::grad() const {
+    const autograd::AutogradMeta* m = autograd::meta_if(*this);
+    if (!m || !m->grad.defined()) return Tensor<T>();
+    return Tensor<T>(m->grad.impl_ptr());
+}
+
+template <class T>
+void Tensor<T>::reset_grad() const {
+    if (autograd::meta_if(*this)) autograd::meta_of(*this).grad = TensorBase();
+}
+
+template <class T>
+bool Tensor<T>::is_leaf() const {
+    const autograd::AutogradMeta* m = autograd::meta_if(*this);
+    return !m || !m->grad_fn;
+}
+
+template <class T>
+std::shared_ptr<autograd::Node> Tensor<T>::grad_fn() const {
+    const autograd::AutogradMeta* m = autograd::meta_if(*this);
+    return m ? m->grad_fn : nullptr;
+}
+
+template <class T>
+void Tensor<T>::backward(const Tensor& gradient, bool retain_graph) const {
+    if (!requires_grad())
+        detail::fail<error>("element 0 of tensors does not require grad and does not have a grad_fn");
+    Tensor<T> seed = gradient.defined() ? gradient.contiguous() : gradient;  // the engine moves dense gradients
+    if (!seed.defined()) {
+        if (numel() != 1) detail::fail<error>("grad can be implicitly created only for scalar outputs (got shape ", sizes(), ")");
+        seed = ones<T>(sizes());
+    } else if (!(seed.sizes() == sizes())) {
+        detail::fail<shape_error>("backward: the gradient's shape ", seed.sizes(), " does not match the tensor's shape ",
+                                  sizes());
+    }
+    autograd::run_backward(*this, seed, retain_graph);
+}
+
+template <class T>
+Tensor<T> Tensor<T>::detach() const {
+    return Tensor<T>(detail::make_view(impl(), sizes(), strides(), storage_offset()));
+}
+
+}  // namespace tenet

@@ -1,0 +1,44 @@
+#pragma once
+// Helpers of the PyTorch-generated autograd cases (tests/golden/gen_autograd.py).
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <vector>
+
+#include <tenet/tenet.hpp>
+
+namespace autograd_case {
+
+using tenet::IntArray;
+using tenet::Tensor;
+
+/// A float64 leaf that requires grad, with the given values.
+inline Tensor<double> make_input(const IntArray& shape, const std::vector<double>& values) {
+    return tenet::tensor(values, shape).requires_grad_();
+}
+
+/// Relative 1e-12 (scaled by the largest magnitude): float64 rounding differs between
+/// PyTorch's kernels and tenet's fused loops by a few ulps, nothing more.
+inline void check_close(const Tensor<double>& got, const IntArray& shape, const std::vector<double>& want) {
+    REQUIRE(got.sizes() == shape);
+    const std::vector<double> g = got.contiguous().to_vector();
+    double scale = 1e-300;
+    for (double w : want) scale = std::max(scale, std::abs(w));
+    for (size_t i = 0; i < want.size(); ++i) {
+        INFO("element " << i << ": got " << g[i] << ", expected " << want[i]);
+        CHECK(std::abs(g[i] - want[i]) <= 1e-12 * scale);
+    }
+}
+
+inline void check_forward(const Tensor<double>& y, const IntArray& shape, const std::vector<double>& want) {
+    tenet::NoGradGuard no_grad;
+    check_close(y.detach(), shape, want);
+}
+
+inline void check_grad(const Tensor<double>& x, const std::vector<double>& want) {
+    REQUIRE(x.grad().defined());
+    check_close(x.grad(), x.sizes(), want);
+}
+
+}  // namespace autograd_case
