@@ -22,4 +22,7 @@
 #include "tenet/ops/creation.hpp"
 #include "tenet/ops/random.hpp"
 
+#include "tenet/linalg/matmul.hpp"
+#include "tenet/linalg/products.hpp"
+
 #include "tenet/io/print.hpp"
