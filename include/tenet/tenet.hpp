@@ -24,5 +24,6 @@
 
 #include "tenet/linalg/matmul.hpp"
 #include "tenet/linalg/products.hpp"
+#include "tenet/linalg/decompositions.hpp"
 
 #include "tenet/io/print.hpp"
