@@ -25,5 +25,7 @@
 #include "tenet/linalg/matmul.hpp"
 #include "tenet/linalg/products.hpp"
 #include "tenet/linalg/decompositions.hpp"
+#include "tenet/linalg/einsum.hpp"
+#include "tenet/linalg/static_einsum.hpp"
 
 #include "tenet/io/print.hpp"
