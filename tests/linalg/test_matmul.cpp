@@ -1,0 +1,180 @@
+// Matrix products beyond the golden values: static shapes, operands read in place (views and
+// expressions), integer exactness, beta = 0, batch folding, the multi_dot order, and the
+// error messages (op name and shapes, as PyTorch's).
+#include <catch2/catch.hpp>
+#include <tenet/tenet.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+using namespace tenet;
+using Catch::Matchers::Contains;
+
+namespace {
+int64_t allocations() { return host_allocator().stats().allocations; }
+
+/// Reference product in long double, for checks against the GEMM paths.
+Tensor<double> naive_matmul(const Tensor<double>& a, const Tensor<double>& b) {
+    const int64_t n = a.size(0), k = a.size(1), p = b.size(1);
+    Tensor<double> out = zeros<double>({n, p});
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < p; ++j) {
+            long double s = 0;
+            for (int64_t q = 0; q < k; ++q) s += static_cast<long double>(a(i, q)) * b(q, j);
+            out(i, j) = static_cast<double>(s);
+        }
+    return out;
+}
+
+double max_abs_diff(const Tensor<double>& a, const Tensor<double>& b) {
+    REQUIRE(a.sizes() == b.sizes());
+    const auto x = a.to_vector(), y = b.to_vector();
+    double m = 0;
+    for (size_t i = 0; i < x.size(); ++i) m = std::max(m, std::abs(x[i] - y[i]));
+    return m;
+}
+}  // namespace
+
+TEST_CASE("matmul: static shapes give a static result") {
+    StaticTensor<float, Shape<2, 3>> a = ones({2, 3});
+    StaticTensor<float, Shape<3, 4>> b = ones({3, 4});
+    auto c = matmul(a, b);
+    STATIC_REQUIRE(std::is_same_v<decltype(c), StaticTensor<float, Shape<2, 4>>>);
+    CHECK(c.sizes() == IntArray{2, 4});
+    CHECK(c(1, 3) == 3.0f);
+
+    StaticTensor<float, Shape<3>> v = ones({3});
+    STATIC_REQUIRE(std::is_same_v<decltype(matmul(a, v)), StaticTensor<float, Shape<2>>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(matmul(v, v)), StaticTensor<float, Shape<>>>);
+    StaticTensor<float, Shape<5, 1, 2, 3>> batched = ones({5, 1, 2, 3});
+    StaticTensor<float, Shape<4, 3, 2>> rhs = ones({4, 3, 2});
+    STATIC_REQUIRE(std::is_same_v<decltype(matmul(batched, rhs)), StaticTensor<float, Shape<5, 4, 2, 2>>>);
+    // Dyn extents pass the compile-time check and are checked at run time.
+    StaticTensor<float, Shape<Dyn, 3>> d = ones({7, 3});
+    STATIC_REQUIRE(std::is_same_v<decltype(matmul(d, b)), StaticTensor<float, Shape<Dyn, 4>>>);
+    // An expression of static operands keeps its static shape.
+    STATIC_REQUIRE(std::is_same_v<decltype(matmul(a * 2.0f, b)), StaticTensor<float, Shape<2, 4>>>);
+    // A plain tensor makes the result dynamic.
+    STATIC_REQUIRE(std::is_same_v<decltype(matmul(a, Tensor<float>(b))), Tensor<float>>);
+}
+
+TEST_CASE("matmul: views are read in place and expressions evaluated once") {
+    manual_seed(3);
+    auto a = randn({64, 32}, kFloat64), b = randn({48, 32}, kFloat64);
+    const Tensor<double> bt = b.t();
+    // A transposed view is a column-major matrix: the GEMM reads it without a copy.
+    const auto layout = detail::blas_layout(detail::mat_ref(bt, bt.storage_offset(), 0, 1));
+    CHECK(layout.ok);
+    CHECK(layout.col_major);
+    CHECK(layout.ld == 32);
+    // A view with two non-unit strides cannot be passed as is.
+    const Tensor<double> stepped = a.index({Slice(None, None, 2), Slice(None, None, 2)});
+    CHECK_FALSE(detail::blas_layout(detail::mat_ref(stepped, stepped.storage_offset(), 0, 1)).ok);
+
+    int64_t before = allocations();
+    auto c = matmul(a, bt);
+    CHECK(allocations() - before == 1);  // the result only
+    CHECK(max_abs_diff(c, naive_matmul(a, bt.contiguous())) < 1e-12);
+
+    before = allocations();
+    auto e = matmul(a * 2.0, bt);
+    CHECK(allocations() - before == 2);  // the evaluated expression and the result
+    CHECK(max_abs_diff(e, naive_matmul((a * 2.0).eval(), bt.contiguous())) < 1e-12);
+
+    auto s = matmul(stepped, randn({16, 5}, kFloat64));
+    CHECK(s.sizes() == IntArray{32, 5});
+
+    // A broadcast batch operand is not copied: (4, 64, 32) @ (32, 48) is one folded GEMM.
+    auto batch = randn({4, 64, 32}, kFloat64);
+    before = allocations();
+    auto f = matmul(batch, bt);
+    CHECK(allocations() - before == 1);
+    CHECK(f.sizes() == IntArray{4, 64, 48});
+    CHECK(max_abs_diff(f[2], naive_matmul(batch[2], bt.contiguous())) < 1e-12);
+    // Batch dims broadcast both ways: (3, 1, 8, 5) @ (2, 5, 4) -> (3, 2, 8, 4).
+    auto x = randn({3, 1, 8, 5}, kFloat64), y = randn({2, 5, 4}, kFloat64);
+    auto g = matmul(x, y);
+    CHECK(g.sizes() == IntArray{3, 2, 8, 4});
+    CHECK(max_abs_diff(g[2][1], naive_matmul(x[2][0], y[1])) < 1e-12);
+}
+
+TEST_CASE("matmul: GEMM-sized products agree with a long-double reference") {
+    manual_seed(5);
+    for (int64_t n : {1, 7, 33, 70}) {
+        auto a = randn({n, n + 3}, kFloat64), b = randn({n + 3, n + 1}, kFloat64);
+        CHECK(max_abs_diff(matmul(a, b), naive_matmul(a, b)) < 1e-12 * static_cast<double>(n + 3));
+        CHECK(max_abs_diff(matmul(b.t(), a.t()), naive_matmul(a, b).t().contiguous()) <
+              1e-12 * static_cast<double>(n + 3));
+    }
+    auto f = randn({40, 50}), g = randn({50, 30});
+    const auto ref = naive_matmul(f.to<double>(), g.to<double>());
+    CHECK(max_abs_diff(matmul(f, g).to<double>(), ref) < 1e-4);
+}
+
+TEST_CASE("matmul: integer products are exact and wrap as int64") {
+    auto big = full({1, 2}, int64_t{1} << 40, kInt64);
+    auto col = full({2, 1}, int64_t{1} << 20, kInt64);
+    CHECK(matmul(big, col).item() == (int64_t{1} << 61));
+    // 2^62 * 4 wraps to 0 in two's complement, as PyTorch's int64 matmul.
+    auto wrap = full({1, 1}, int64_t{1} << 62, kInt64);
+    CHECK(matmul(wrap, full({1, 1}, int64_t{4}, kInt64)).item() == 0);
+    const Tensor<int32_t> i32 = arange(6).to<int32_t>().reshape({2, 3});
+    auto r = matmul(i32, i32.t());
+    STATIC_REQUIRE(std::is_same_v<decltype(r), Tensor<int32_t>>);
+    CHECK(r.to_vector() == std::vector<int32_t>{5, 14, 14, 50});
+}
+
+TEST_CASE("addmm: beta = 0 ignores the input and alpha = 0 ignores the product") {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    auto input = full({2, 2}, nan, kFloat64);
+    auto r = addmm(input, ones({2, 3}, kFloat64), ones({3, 2}, kFloat64), 0, 2);
+    CHECK(r.to_vector() == std::vector<double>{6, 6, 6, 6});
+    auto m = full({2, 2}, 5.0, kFloat64);
+    CHECK(addmm(m, ones({2, 0}, kFloat64), ones({0, 2}, kFloat64), 3, 1).to_vector() ==
+          std::vector<double>{15, 15, 15, 15});
+    CHECK_THROWS_WITH(addmm(ones({2, 2}, kInt64), ones({2, 2}, kInt64), ones({2, 2}, kInt64), 0.5),
+                      Contains("addmm") && Contains("beta must not be a floating point number"));
+}
+
+TEST_CASE("multi_dot: picks the cheapest order") {
+    // (10x100)(100x5)(5x50): (AB)C costs 5000 + 2500, A(BC) 25000 + 50000.
+    auto split = detail::chain_order({10, 100, 5, 50});
+    CHECK(split[0][2] == 1);
+    // (10x5)(5x100)(100x50): A(BC) costs 25000 + 2500, (AB)C 5000 + 50000.
+    split = detail::chain_order({10, 5, 100, 50});
+    CHECK(split[0][2] == 0);
+    // (50x100)(100x5)(5x10): (AB)C costs 25000 + 2500, A(BC) 5000 + 50000.
+    split = detail::chain_order({50, 100, 5, 10});
+    CHECK(split[0][2] == 1);
+    manual_seed(9);
+    auto a = randn({10, 100}, kFloat64), b = randn({100, 5}, kFloat64), c = randn({5, 50}, kFloat64);
+    CHECK(max_abs_diff(linalg::multi_dot({a, b, c}), naive_matmul(naive_matmul(a, b), c)) < 1e-10);
+}
+
+TEST_CASE("matmul: errors name the op and the shapes") {
+    auto a = ones({2, 3}), b = ones({4, 5});
+    CHECK_THROWS_AS(mm(a, b), shape_error);
+    CHECK_THROWS_WITH(mm(a, b), "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
+    CHECK_THROWS_WITH(matmul(a, b), "matmul: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
+    CHECK_THROWS_WITH(matmul(ones({7, 2, 3}), b), Contains("matmul") && Contains("[7, 2, 3]") && Contains("[4, 5]"));
+    CHECK_THROWS_WITH(matmul(ones({2, 2, 3}), ones({3, 3, 4})), Contains("matmul") && Contains("[2]") &&
+                                                                    Contains("[3]"));
+    CHECK_THROWS_WITH(matmul(ones({}), a), Contains("both arguments to matmul need to be at least 1D"));
+    CHECK_THROWS_WITH(dot(ones({3}), ones({4})), Contains("dot: inconsistent tensor size"));
+    CHECK_THROWS_WITH(mv(a, ones({2})), "mv: size mismatch, got mat (2x3), vec (2)");
+    CHECK_THROWS_WITH(bmm(ones({2, 2, 3}), ones({3, 3, 2})),
+                      Contains("bmm: Expected size for first two dimensions of batch2 tensor to be: [2, 3]"));
+    CHECK_THROWS_AS(matmul(ones({2, 3}), ones({3, 2}, kFloat64)), dtype_error);
+    CHECK_THROWS_WITH(matmul(ones({2, 3}), ones({3, 2}, kFloat64)), Contains("float32") && Contains("float64"));
+    CHECK_THROWS_AS(matmul(ones({2, 3}, kBool), ones({3, 2}, kBool)), dtype_error);
+    CHECK_THROWS_WITH(linalg::multi_dot({a}), Contains("multi_dot: expected at least 2 tensors but got 1"));
+    CHECK_THROWS_WITH(linalg::multi_dot({a, b}),
+                      Contains("tensors 0 and 1 with shapes [2, 3] and [4, 5] cannot be multiplied"));
+    CHECK_THROWS_WITH(linalg::cross(ones({4}), ones({4})), Contains("linalg.cross: inputs dimension 0 must have length 3"));
+    CHECK_THROWS_WITH(addmm(ones({3}), a, ones({3, 2})), Contains("addmm") && Contains("[3]") && Contains("[2, 2]"));
+    CHECK_THROWS_WITH(trace(ones({3})), Contains("trace: expected a matrix"));
+    CHECK_THROWS_WITH(tril(ones({3})), Contains("tril: input tensor must have at least 2 dimensions"));
+}
