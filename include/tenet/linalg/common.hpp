@@ -72,7 +72,10 @@ void check_floating(const char* op) {
 /// "2x3" for error messages, as PyTorch prints matrix shapes.
 inline std::string dims_x(const IntArray& s) {
     std::string out;
-    for (size_t i = 0; i < s.size(); ++i) out += (i ? "x" : "") + std::to_string(s[i]);
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (i) out += 'x';
+        out += std::to_string(s[i]);
+    }
     return out;
 }
 
