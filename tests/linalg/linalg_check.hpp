@@ -120,4 +120,41 @@ void check_near(const char* what, const tenet::Tensor<T>& a, const tenet::Tensor
     CHECK(worst <= 10 * tolerance<T>() * scale);
 }
 
+/// n x n identity matrices over the batch dims (a contiguous tensor).
+template <class T>
+tenet::Tensor<T> eye_batch(int64_t n, const tenet::IntArray& batch) {
+    tenet::IntArray shape = batch;
+    shape.push_back(n);
+    shape.push_back(n);
+    return tenet::Tensor<T>(tenet::eye<T>(n, tenet::dtype_t<T>{}).expand(shape)).contiguous();
+}
+/// The transpose of the last two dims (a view).
+template <class T>
+tenet::Tensor<T> mT(const tenet::Tensor<T>& t) {
+    return t.transpose(-2, -1);
+}
+
+/// Reference product in long double, for checks against the GEMM paths.
+inline tenet::Tensor<double> naive_matmul(const tenet::Tensor<double>& a, const tenet::Tensor<double>& b) {
+    const int64_t n = a.size(0), k = a.size(1), p = b.size(1);
+    tenet::Tensor<double> out = tenet::zeros<double>({n, p});
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < p; ++j) {
+            long double s = 0;
+            for (int64_t q = 0; q < k; ++q) s += static_cast<long double>(a(i, q)) * b(q, j);
+            out(i, j) = static_cast<double>(s);
+        }
+    return out;
+}
+
+inline double max_abs_diff(const tenet::Tensor<double>& a, const tenet::Tensor<double>& b) {
+    REQUIRE(a.sizes() == b.sizes());
+    const auto x = a.to_vector(), y = b.to_vector();
+    double m = 0;
+    for (size_t i = 0; i < x.size(); ++i) m = std::max(m, std::abs(x[i] - y[i]));
+    return m;
+}
+
+inline int64_t allocations() { return tenet::host_allocator().stats().allocations; }
+
 }  // namespace linalg_case
