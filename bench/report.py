@@ -71,6 +71,8 @@ def load_rows(data: dict, metric: str = "cpu") -> "OrderedDict[tuple[str, str], 
         if not m:
             continue
         workload, impl, args = m.group(1), m.group(2), m.group(3) or ""
+        if workload == "W6":
+            continue  # the matmul suite: bench/report_matmul.py
         scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
         rows.setdefault((workload, args), OrderedDict())[impl] = {
             "time_ns": b[f"{metric}_time"] * scale,

@@ -40,6 +40,13 @@ get_filename_component(_TENET_COMPILE_FAIL_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR
 function(tenet_add_compile_fail_test NAME SOURCE EXPECTED_REGEX)
     get_filename_component(source "${SOURCE}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     set(flags -std=c++20)
+    # tenet's headers include Eigen (linalg/): pass its include directories on.
+    if(TARGET Eigen3::Eigen)
+        get_target_property(eigen_includes Eigen3::Eigen INTERFACE_INCLUDE_DIRECTORIES)
+        foreach(dir IN LISTS eigen_includes)
+            list(APPEND flags "-I${dir}")
+        endforeach()
+    endif()
     if(CMAKE_CXX_FLAGS)
         separate_arguments(user_flags NATIVE_COMMAND "${CMAKE_CXX_FLAGS}")
         list(PREPEND flags ${user_flags})

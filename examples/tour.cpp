@@ -141,6 +141,27 @@ int main() {
     std::cout << (data - data.mean(1, true)).eval() << "   (the mean is computed once)\n";
     std::cout << data.norm() << " " << (data > 5).eval().any() << " " << data.argmax() << "\n";
 
+    section("Linear algebra");
+    auto lhs = tensor({{1, 2, 3}, {4, 5, 6}}), rhs = tensor({{1, 2}, {3, 4}, {5, 6}});
+    std::cout << matmul(lhs, rhs) << "   (integer matmul is exact)\n";
+    std::cout << addmm(ones({2, 2}), ones({2, 3}), ones({3, 2}), 2, 3) << "   (beta * input + alpha * a @ b)\n";
+    StaticTensor<float, Shape<2, 3>> s23 = rand({2, 3});
+    StaticTensor<float, Shape<3, 4>> s34 = rand({3, 4});
+    auto s24 = matmul(s23, s34);  // StaticTensor<float, Shape<2, 4>>; Shape<4, 3> would not compile
+    std::cout << s24.sizes() << " " << linalg::multi_dot({rand({2, 3}), rand({3, 4}), rand({4, 5})}).sizes() << "\n";
+    auto sym = tensor({{2.0, 1.0}, {1.0, 2.0}});
+    auto [eigenvalues, eigenvectors] = linalg::eigh(sym);
+    std::cout << eigenvalues << "\n" << linalg::svd(rand({3, 2}), false).S << " " << linalg::det(sym) << "\n";
+    auto img = rand({2, 3, 4, 4});
+    auto gray = einsum("...chw,c->...hw", {img, tensor({0.2126f, 0.7152f, 0.0722f})});
+    std::cout << "grayscale " << img.sizes() << " -> " << gray.sizes() << ", "
+              << einsum<"ij,jk->ik">(s23, s34).sizes() << " checked at compile time\n";
+    try {
+        tenet::mm(ones({2, 3}), ones({4, 5}));
+    } catch (const shape_error& err) {
+        std::cout << "fails: " << err.what() << "\n";
+    }
+
     section("Autograd");
     autograd_section();
 }

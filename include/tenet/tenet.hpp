@@ -24,6 +24,12 @@
 #include "tenet/ops/creation.hpp"
 #include "tenet/ops/random.hpp"
 
+#include "tenet/linalg/matmul.hpp"
+#include "tenet/linalg/products.hpp"
+#include "tenet/linalg/decompositions.hpp"
+#include "tenet/linalg/einsum.hpp"
+#include "tenet/linalg/static_einsum.hpp"
+
 #include "tenet/io/print.hpp"
 #include "tenet/autograd/grad_mode.hpp"
 #include "tenet/autograd/node.hpp"

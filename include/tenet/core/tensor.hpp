@@ -555,6 +555,32 @@ public:
     /// The same data without history (shares storage; requires_grad false).
     Tensor detach() const;
 
+    // ---- Linear algebra: declared here, defined in linalg/matmul.hpp and linalg/products.hpp
+    // (section owned by linalg/)
+    // `a.matmul(b)` is tenet::matmul(a, b), and so on; each returns a new tensor.
+    template <class X>
+    auto matmul(const X& other) const;
+    template <class X>
+    auto mm(const X& other) const;
+    template <class X>
+    auto bmm(const X& other) const;
+    template <class X>
+    auto mv(const X& other) const;
+    template <class X>
+    auto dot(const X& other) const;
+    template <class X>
+    auto vdot(const X& other) const;
+    template <class X>
+    auto outer(const X& other) const;
+    template <class X>
+    auto ger(const X& other) const;
+    template <class X>
+    auto cross(const X& other, std::optional<int64_t> dim = std::nullopt) const;
+    auto trace() const;
+    auto diag(int64_t diagonal = 0) const;
+    auto tril(int64_t diagonal = 0) const;
+    auto triu(int64_t diagonal = 0) const;
+
 private:
     /// A view of this tensor, recorded for autograd under PyTorch's backward name.
     Tensor wrap(TensorImplPtr p, const char* backward_name) const {

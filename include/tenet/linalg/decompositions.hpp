@@ -1,0 +1,545 @@
+#pragma once
+// tenet::linalg decompositions and solvers on the host, through Eigen: eigh/eigvalsh, svd,
+// svdvals, qr, cholesky, inv, det, slogdet, solve, lstsq, and the norms matrix_norm and norm
+// (vector_norm is tenet::vector_norm from ops/reduce.hpp). All take float32 or float64 tensors
+// (or expressions, evaluated once) of shape (..., m, n) and work matrix by matrix over the
+// leading dims. Results follow PyTorch: eigenvalues ascending, singular values descending,
+// Vh = V^T. Multi-output functions return structs with named fields, so
+// `auto [L, Q] = linalg::eigh(A);` works.
+//
+// Singular and non-positive-definite inputs throw value_error with PyTorch's message (which
+// diagonal element or leading minor failed, and which batch element).
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+#include <Eigen/QR>
+#include <Eigen/SVD>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "tenet/linalg/common.hpp"
+#include "tenet/linalg/matmul.hpp"
+#include "tenet/ops/reduce.hpp"
+
+namespace tenet {
+namespace linalg {
+
+/// linalg.eigh: A = Q diag(L) Q^T with eigenvalues ascending.
+template <class T>
+struct EighResult {
+    Tensor<T> eigenvalues;
+    Tensor<T> eigenvectors;
+};
+/// linalg.svd: A = U diag(S) Vh with S descending.
+template <class T>
+struct SVDResult {
+    Tensor<T> U;
+    Tensor<T> S;
+    Tensor<T> Vh;
+};
+/// linalg.qr: A = Q R, Q with orthonormal columns, R upper triangular.
+template <class T>
+struct QRResult {
+    Tensor<T> Q;
+    Tensor<T> R;
+};
+/// linalg.slogdet: det(A) = sign * exp(logabsdet).
+template <class T>
+struct SlogdetResult {
+    Tensor<T> sign;
+    Tensor<T> logabsdet;
+};
+/// linalg.lstsq: the least-squares (minimum-norm, for rank-deficient A) solution and the
+/// effective rank of each matrix — the outputs of PyTorch's default CPU driver, gelsy.
+template <class T>
+struct LstsqResult {
+    Tensor<T> solution;
+    Tensor<int64_t> rank;
+};
+
+}  // namespace linalg
+
+namespace detail {
+
+template <class T>
+using EMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+
+/// A float32/float64 operand of shape (..., m, n) with at least two dims.
+template <class X>
+auto matrix_operand(const X& x, const char* op) {
+    using T = operand_value_t<X>;
+    check_floating<T>(op);
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        Tensor<T> t = materialize(x, op);
+        if (t.dim() < 2)
+            fail<shape_error>(op, ": The input tensor A must have at least 2 dimensions, got shape ", t.sizes());
+        return t;
+    } else {
+        return Tensor<double>();  // unreachable: check_floating threw
+    }
+}
+
+template <class T>
+void check_square(const Tensor<T>& t, const char* op) {
+    const int64_t nd = t.dim();
+    if (t.sizes()[nd - 2] != t.sizes()[nd - 1])
+        fail<shape_error>(op, ": A must be batches of square matrices, but they are ", t.sizes()[nd - 2], " by ",
+                          t.sizes()[nd - 1], " matrices");
+}
+
+inline IntArray batch_of(const IntArray& s, size_t matrix_dims = 2) {
+    return IntArray(s.begin(), s.end() - static_cast<int64_t>(matrix_dims));
+}
+inline IntArray with_dims(IntArray s, std::initializer_list<int64_t> tail) {
+    for (int64_t d : tail) s.push_back(d);
+    return s;
+}
+
+/// Matrix b of t (..., m, n), copied into an Eigen matrix.
+template <class T>
+EMat<T> load(const Tensor<T>& t, int64_t b) {
+    const int64_t nd = t.dim(), m = t.sizes()[nd - 2], n = t.sizes()[nd - 1];
+    int64_t off = t.storage_offset(), rest = b;
+    for (int64_t d = nd - 3; d >= 0; --d) {
+        off += (rest % t.sizes()[d]) * t.strides()[d];
+        rest /= t.sizes()[d];
+    }
+    const T* p = static_cast<const T*>(t.impl().storage->data()) + off;
+    const int64_t rs = t.strides()[nd - 2], cs = t.strides()[nd - 1];
+    EMat<T> M(m, n);
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) M(i, j) = p[i * rs + j * cs];
+    return M;
+}
+
+/// Writes matrix (or vector) m as item b of the contiguous tensor out.
+template <class T, class M>
+void store(Tensor<T>& out, int64_t b, const M& m) {
+    const int64_t rows = m.rows(), cols = m.cols();
+    T* p = out.data_ptr() + b * rows * cols;
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) p[i * cols + j] = m(i, j);
+}
+
+inline std::string batch_prefix(int64_t b, int64_t count) {
+    return count > 1 || b > 0 ? "(Batch element " + std::to_string(b) + "): " : "";
+}
+
+/// LU with partial pivoting of each matrix; throws when a pivot is exactly zero.
+template <class T>
+Eigen::PartialPivLU<EMat<T>> checked_lu(const EMat<T>& A, const char* op, const char* what, int64_t b, int64_t count) {
+    Eigen::PartialPivLU<EMat<T>> lu(A);
+    const auto& LU = lu.matrixLU();
+    for (int64_t i = 0; i < LU.rows(); ++i)
+        if (LU(i, i) == T(0))
+            fail<value_error>(op, ": ", batch_prefix(b, count), "The diagonal element ", i + 1, " is zero, the ", what,
+                              " could not be completed because the input matrix is singular.");
+    return lu;
+}
+
+template <class T>
+EMat<T> cholesky_lower(const EMat<T>& A, const char* op, int64_t b, int64_t count) {
+    const int64_t n = A.rows();
+    EMat<T> L = EMat<T>::Zero(n, n);
+    for (int64_t j = 0; j < n; ++j) {
+        T d = A(j, j);
+        for (int64_t k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
+        if (!(d > T(0)))
+            fail<value_error>(op, ": ", batch_prefix(b, count),
+                              "The factorization could not be completed because the input is not positive-definite "
+                              "(the leading minor of order ",
+                              j + 1, " is not positive-definite).");
+        L(j, j) = std::sqrt(d);
+        for (int64_t i = j + 1; i < n; ++i) {
+            T s = A(i, j);
+            for (int64_t k = 0; k < j; ++k) s -= L(i, k) * L(j, k);
+            L(i, j) = s / L(j, j);
+        }
+    }
+    return L;
+}
+
+template <class T>
+EMat<T> singular_values(const EMat<T>& A) {
+    return Eigen::JacobiSVD<EMat<T>>(A).singularValues();
+}
+
+/// dims (d0, d1) of t moved to the end, as a view: (..., d0, d1).
+template <class T>
+Tensor<T> move_to_end(const Tensor<T>& t, int64_t d0, int64_t d1) {
+    IntArray perm;
+    for (int64_t d = 0; d < t.dim(); ++d)
+        if (d != d0 && d != d1) perm.push_back(d);
+    perm.push_back(d0);
+    perm.push_back(d1);
+    return t.permute(perm);
+}
+
+/// Reduces a (..., n, n)-shaped per-matrix value (shape (...)) back to keepdim form.
+template <class T>
+Tensor<T> restore_dims(Tensor<T> r, int64_t d0, int64_t d1, bool keepdim) {
+    if (!keepdim) return r;
+    const int64_t lo = std::min(d0, d1), hi = std::max(d0, d1);
+    return r.unsqueeze(lo).unsqueeze(hi);
+}
+
+template <class T>
+Tensor<T> matrix_norm_impl(const Tensor<T>& A, std::string_view ord_name, double ord, const IntArray& dim,
+                           bool keepdim) {
+    const char* op = "linalg.matrix_norm";
+    if (dim.size() != 2) fail<value_error>(op, ": dim must be a 2-tuple. Got ", dim);
+    const int64_t d0 = wrap_dim(dim[0], A.dim(), op), d1 = wrap_dim(dim[1], A.dim(), op);
+    if (d0 == d1) fail<value_error>(op, ": dims must be different. Got (", dim[0], ", ", dim[1], ")");
+    if (ord_name == "fro") return tenet::vector_norm(A, 2.0, IntArray{d0, d1}, keepdim);
+    const bool abs_ord = ord_name.empty() && (ord == 1 || ord == -1 || std::isinf(ord));
+    if (abs_ord) {
+        // 1 / -1: max / min over columns of the column sums; inf / -inf: the same over rows.
+        const bool cols = std::abs(ord) == 1;
+        const int64_t sum_dim = cols ? d0 : d1, pick_dim = cols ? d1 : d0;
+        Tensor<T> sums = tenet::sum(tenet::abs(A), sum_dim, true);
+        Tensor<T> r = ord > 0 ? tenet::amax(sums, pick_dim, true) : tenet::amin(sums, pick_dim, true);
+        if (!keepdim) r = r.squeeze(std::max(d0, d1)).squeeze(std::min(d0, d1)).contiguous();
+        return r;
+    }
+    const bool sv_ord = ord_name == "nuc" || (ord_name.empty() && (ord == 2 || ord == -2));
+    if (!sv_ord) {
+        if (ord_name.empty()) fail<value_error>(op, ": Order ", ord, " not supported.");
+        fail<value_error>(op, ": Order ", ord_name, " not supported.");
+    }
+    const Tensor<T> M = move_to_end(A, d0, d1);
+    const IntArray batch = batch_of(M.sizes());
+    const int64_t count = product(batch);
+    Tensor<T> r = new_tensor<T>(batch);
+    if (M.sizes()[M.dim() - 2] * M.sizes()[M.dim() - 1] == 0 && count > 0 && ord_name != "nuc")
+        fail<value_error>(op, ": the ", ord, " norm of an empty matrix is not defined");
+    for (int64_t b = 0; b < count; ++b) {
+        const EMat<T> s = singular_values(load(M, b));
+        T v;
+        if (ord_name == "nuc") v = s.sum();
+        else v = ord > 0 ? s.maxCoeff() : s.minCoeff();
+        r.data_ptr()[b] = v;
+    }
+    return restore_dims(r, d0, d1, keepdim);
+}
+
+}  // namespace detail
+
+namespace linalg {
+
+/// torch.linalg.eigh: eigenvalues (ascending) and orthonormal eigenvectors (columns) of
+/// symmetric matrices; only the lower ("L") or upper ("U") triangle is read.
+template <expr::TensorOperand X>
+auto eigh(const X& x, std::string_view uplo = "L") {
+    const char* op = "linalg.eigh";
+    auto A = detail::matrix_operand(x, op);
+    using T = typename decltype(A)::value_type;
+    detail::check_square(A, op);
+    if (uplo != "L" && uplo != "U")
+        detail::fail<value_error>(op, ": Expected UPLO argument to be 'L' or 'U', but got ", uplo);
+    const int64_t n = A.sizes()[A.dim() - 1];
+    const IntArray batch = detail::batch_of(A.sizes());
+    const int64_t count = product(batch);
+    EighResult<T> r{detail::new_tensor<T>(detail::with_dims(batch, {n})),
+                    detail::new_tensor<T>(detail::with_dims(batch, {n, n}))};
+    for (int64_t b = 0; b < count; ++b) {
+        detail::EMat<T> M = detail::load(A, b);
+        if (uplo == "U") M = M.transpose().eval();  // Eigen reads the lower triangle
+        Eigen::SelfAdjointEigenSolver<detail::EMat<T>> es(M);
+        if (es.info() != Eigen::Success)
+            detail::fail<value_error>(op, ": ", detail::batch_prefix(b, count), "The algorithm failed to converge.");
+        detail::store(r.eigenvalues, b, es.eigenvalues());
+        detail::store(r.eigenvectors, b, es.eigenvectors());
+    }
+    return r;
+}
+
+/// torch.linalg.eigvalsh: the eigenvalues (ascending) of symmetric matrices.
+template <expr::TensorOperand X>
+auto eigvalsh(const X& x, std::string_view uplo = "L") {
+    return eigh(x, uplo).eigenvalues;
+}
+
+/// torch.linalg.svd: A = U diag(S) Vh, S descending. full_matrices = true gives square U (m x m)
+/// and Vh (n x n); false the reduced ones (m x k, k x n), k = min(m, n).
+template <expr::TensorOperand X>
+auto svd(const X& x, bool full_matrices = true) {
+    const char* op = "linalg.svd";
+    auto A = detail::matrix_operand(x, op);
+    using T = typename decltype(A)::value_type;
+    const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
+    const IntArray batch = detail::batch_of(A.sizes());
+    const int64_t count = product(batch);
+    const int64_t ucols = full_matrices ? m : k, vrows = full_matrices ? n : k;
+    SVDResult<T> r{detail::new_tensor<T>(detail::with_dims(batch, {m, ucols})),
+                   detail::new_tensor<T>(detail::with_dims(batch, {k})),
+                   detail::new_tensor<T>(detail::with_dims(batch, {vrows, n}))};
+    const unsigned options =
+        full_matrices ? (Eigen::ComputeFullU | Eigen::ComputeFullV) : (Eigen::ComputeThinU | Eigen::ComputeThinV);
+    for (int64_t b = 0; b < count; ++b) {
+        Eigen::JacobiSVD<detail::EMat<T>> sv(detail::load(A, b), options);
+        detail::store(r.U, b, sv.matrixU());
+        detail::store(r.S, b, sv.singularValues());
+        detail::store(r.Vh, b, sv.matrixV().transpose());
+    }
+    return r;
+}
+
+/// torch.linalg.svdvals: the singular values, descending.
+template <expr::TensorOperand X>
+auto svdvals(const X& x) {
+    const char* op = "linalg.svdvals";
+    auto A = detail::matrix_operand(x, op);
+    using T = typename decltype(A)::value_type;
+    const int64_t k = std::min(A.sizes()[A.dim() - 2], A.sizes()[A.dim() - 1]);
+    const IntArray batch = detail::batch_of(A.sizes());
+    Tensor<T> S = detail::new_tensor<T>(detail::with_dims(batch, {k}));
+    for (int64_t b = 0, count = product(batch); b < count; ++b)
+        detail::store(S, b, detail::singular_values(detail::load(A, b)));
+    return S;
+}
+
+/// torch.linalg.qr: mode "reduced" (Q m x k, R k x n), "complete" (Q m x m, R m x n) or "r"
+/// (R only; Q is an empty tensor), k = min(m, n).
+template <expr::TensorOperand X>
+auto qr(const X& x, std::string_view mode = "reduced") {
+    const char* op = "linalg.qr";
+    auto A = detail::matrix_operand(x, op);
+    using T = typename decltype(A)::value_type;
+    if (mode != "reduced" && mode != "complete" && mode != "r")
+        detail::fail<value_error>(op, ": qr received unrecognized mode '", mode,
+                                  "' but expected one of 'reduced' (default), 'r', or 'complete'");
+    const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
+    const IntArray batch = detail::batch_of(A.sizes());
+    const int64_t qcols = mode == "complete" ? m : k, rrows = mode == "complete" ? m : k;
+    QRResult<T> r{detail::new_tensor<T>(mode == "r" ? IntArray{0} : detail::with_dims(batch, {m, qcols})),
+                  detail::new_tensor<T>(detail::with_dims(batch, {rrows, n}))};
+    for (int64_t b = 0, count = product(batch); b < count; ++b) {
+        Eigen::HouseholderQR<detail::EMat<T>> h(detail::load(A, b));
+        const detail::EMat<T> R =
+            h.matrixQR().topRows(rrows).template triangularView<Eigen::Upper>().toDenseMatrix();
+        detail::store(r.R, b, R);
+        if (mode != "r") {
+            const detail::EMat<T> Q = h.householderQ() * detail::EMat<T>::Identity(m, qcols);
+            detail::store(r.Q, b, Q);
+        }
+    }
+    return r;
+}
+
+/// torch.linalg.cholesky: L lower triangular with A = L L^T (upper = true: U = L^T, A = U^T U).
+/// Throws value_error naming the leading minor that is not positive-definite.
+template <expr::TensorOperand X>
+auto cholesky(const X& x, bool upper = false) {
+    const char* op = "linalg.cholesky";
+    auto A = detail::matrix_operand(x, op);
+    using T = typename decltype(A)::value_type;
+    detail::check_square(A, op);
+    const int64_t count = product(detail::batch_of(A.sizes()));
+    Tensor<T> L = detail::new_tensor<T>(A.sizes());
+    for (int64_t b = 0; b < count; ++b) {
+        const detail::EMat<T> l = detail::cholesky_lower(detail::load(A, b), op, b, count);
+        if (upper) detail::store(L, b, l.transpose());
+        else detail::store(L, b, l);
+    }
+    return L;
+}
+
+/// torch.linalg.inv: the inverse of square matrices; throws value_error when one is singular.
+template <expr::TensorOperand X>
+auto inv(const X& x) {
+    const char* op = "linalg.inv";
+    auto A = detail::matrix_operand(x, op);
+    using T = typename decltype(A)::value_type;
+    detail::check_square(A, op);
+    Tensor<T> out = detail::new_tensor<T>(A.sizes());
+    const int64_t count = product(detail::batch_of(A.sizes()));
+    for (int64_t b = 0; b < count; ++b)
+        detail::store(out, b, detail::checked_lu(detail::load(A, b), op, "inversion", b, count).inverse());
+    return out;
+}
+
+/// torch.linalg.det: determinants of square matrices (0 for singular ones).
+template <expr::TensorOperand X>
+auto det(const X& x) {
+    const char* op = "linalg.det";
+    auto A = detail::matrix_operand(x, op);
+    using T = typename decltype(A)::value_type;
+    detail::check_square(A, op);
+    const IntArray batch = detail::batch_of(A.sizes());
+    Tensor<T> out = detail::new_tensor<T>(batch);
+    for (int64_t b = 0, count = product(batch); b < count; ++b) {
+        const detail::EMat<T> M = detail::load(A, b);
+        out.data_ptr()[b] = M.rows() == 0 ? T(1) : Eigen::PartialPivLU<detail::EMat<T>>(M).determinant();
+    }
+    return out;
+}
+
+/// torch.linalg.slogdet: sign and log|det| (sign 0 and logabsdet -inf for singular matrices).
+template <expr::TensorOperand X>
+auto slogdet(const X& x) {
+    const char* op = "linalg.slogdet";
+    auto A = detail::matrix_operand(x, op);
+    using T = typename decltype(A)::value_type;
+    detail::check_square(A, op);
+    const IntArray batch = detail::batch_of(A.sizes());
+    SlogdetResult<T> r{detail::new_tensor<T>(batch), detail::new_tensor<T>(batch)};
+    for (int64_t b = 0, count = product(batch); b < count; ++b) {
+        const detail::EMat<T> M = detail::load(A, b);
+        T sign = 1, logabs = 0;
+        if (M.rows() > 0) {
+            Eigen::PartialPivLU<detail::EMat<T>> lu(M);
+            sign = static_cast<T>(lu.permutationP().determinant());
+            for (int64_t i = 0; i < M.rows(); ++i) {
+                const T u = lu.matrixLU()(i, i);
+                if (u == T(0)) {
+                    sign = 0;
+                    logabs = -std::numeric_limits<T>::infinity();
+                    break;
+                }
+                if (u < 0) sign = -sign;
+                logabs += std::log(std::abs(u));
+            }
+        }
+        r.sign.data_ptr()[b] = sign;
+        r.logabsdet.data_ptr()[b] = logabs;
+    }
+    return r;
+}
+
+/// torch.linalg.solve: X with A X = B, A (*, n, n); B (*, n, k), or (*, n) / (n) — a batch of
+/// vectors — when B has one dim less than A and matches A's shape without its last dim. Batch
+/// dims broadcast. Throws value_error when A is singular.
+template <expr::TensorOperand X, expr::TensorOperand Y>
+auto solve(const X& a, const Y& b) {
+    const char* op = "linalg.solve";
+    auto A = detail::matrix_operand(a, op);
+    using T = typename decltype(A)::value_type;
+    detail::check_same_dtype<T, detail::operand_value_t<Y>>(op);
+    detail::check_square(A, op);
+    Tensor<T> B = detail::materialize(b, op);
+    const int64_t n = A.sizes()[A.dim() - 1];
+    const bool vector = B.dim() == 1 || (B.dim() == A.dim() - 1 && B.sizes() == IntArray(A.sizes().begin(),
+                                                                                          A.sizes().end() - 1));
+    if (B.dim() == 0) detail::fail<shape_error>(op, ": B must have at least 1 dimension");
+    const Tensor<T> Bm = vector ? B.unsqueeze(-1) : B;
+    if (Bm.sizes()[Bm.dim() - 2] != n)
+        detail::fail<shape_error>(op, ": Incompatible shapes of A and B for the equation AX = B (",
+                                  detail::dims_x(A.sizes()), " and ", detail::dims_x(B.sizes()), ")");
+    const int64_t k = Bm.sizes()[Bm.dim() - 1];
+    const IntArray batch = detail::broadcast_shapes(detail::batch_of(A.sizes()), detail::batch_of(Bm.sizes()), op);
+    const Tensor<T> Ae = A.expand(detail::with_dims(batch, {n, n}));
+    const Tensor<T> Be = Bm.expand(detail::with_dims(batch, {n, k}));
+    Tensor<T> out = detail::new_tensor<T>(detail::with_dims(batch, {n, k}));
+    const int64_t count = product(batch);
+    for (int64_t i = 0; i < count; ++i) {
+        const auto lu = detail::checked_lu(detail::load(Ae, i), op, "solve", i, count);
+        detail::store(out, i, lu.solve(detail::load(Be, i)));
+    }
+    return vector ? out.squeeze(-1) : out;
+}
+
+/// torch.linalg.lstsq (driver gelsy): the X minimising ||A X - B|| (minimum norm when A is
+/// rank-deficient), A (*, m, n), B (*, m, k) or (m) with 2-D A; rank from a column-pivoted QR
+/// with threshold rcond (default: machine epsilon times max(m, n)).
+template <expr::TensorOperand X, expr::TensorOperand Y>
+auto lstsq(const X& a, const Y& b, std::optional<double> rcond = std::nullopt) {
+    const char* op = "linalg.lstsq";
+    auto A = detail::matrix_operand(a, op);
+    using T = typename decltype(A)::value_type;
+    detail::check_same_dtype<T, detail::operand_value_t<Y>>(op);
+    Tensor<T> B = detail::materialize(b, op);
+    const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1];
+    const bool vector = B.dim() == A.dim() - 1;
+    const Tensor<T> Bm = vector ? B.unsqueeze(-1) : B;
+    if (Bm.dim() < 2 || Bm.sizes()[Bm.dim() - 2] != m)
+        detail::fail<shape_error>(op, ": input.size(-2) should match other.size(-2) (shapes ", A.sizes(), " and ",
+                                  B.sizes(), ")");
+    const int64_t k = Bm.sizes()[Bm.dim() - 1];
+    const IntArray batch = detail::broadcast_shapes(detail::batch_of(A.sizes()), detail::batch_of(Bm.sizes()), op);
+    const Tensor<T> Ae = A.expand(detail::with_dims(batch, {m, n}));
+    const Tensor<T> Be = Bm.expand(detail::with_dims(batch, {m, k}));
+    const double threshold = rcond ? *rcond : std::numeric_limits<T>::epsilon() * static_cast<double>(std::max(m, n));
+    LstsqResult<T> r{detail::new_tensor<T>(detail::with_dims(batch, {n, k})), detail::new_tensor<int64_t>(batch)};
+    for (int64_t i = 0, count = product(batch); i < count; ++i) {
+        Eigen::CompleteOrthogonalDecomposition<detail::EMat<T>> cod;
+        cod.setThreshold(static_cast<T>(threshold));
+        cod.compute(detail::load(Ae, i));
+        detail::store(r.solution, i, cod.solve(detail::load(Be, i)));
+        r.rank.data_ptr()[i] = cod.rank();
+    }
+    if (vector) r.solution = r.solution.squeeze(-1);
+    return r;
+}
+
+/// torch.linalg.matrix_norm with a numeric ord: 1, -1 (max/min column sum), inf, -inf
+/// (max/min row sum), 2, -2 (largest/smallest singular value), over the two dims `dim`.
+template <expr::TensorOperand X>
+auto matrix_norm(const X& x, double ord, const IntArray& dim = {-2, -1}, bool keepdim = false) {
+    auto A = detail::matrix_operand(x, "linalg.matrix_norm");
+    return detail::matrix_norm_impl(A, "", ord, dim, keepdim);
+}
+/// torch.linalg.matrix_norm with ord "fro" (default; Frobenius) or "nuc" (sum of singular values).
+template <expr::TensorOperand X>
+auto matrix_norm(const X& x, std::string_view ord = "fro", const IntArray& dim = {-2, -1}, bool keepdim = false) {
+    auto A = detail::matrix_operand(x, "linalg.matrix_norm");
+    if (ord != "fro" && ord != "nuc")
+        detail::fail<value_error>("linalg.matrix_norm: Order ", ord, " not supported.");
+    return detail::matrix_norm_impl(A, ord, 0.0, dim, keepdim);
+}
+template <expr::TensorOperand X>
+auto matrix_norm(const X& x, const char* ord, const IntArray& dim = {-2, -1}, bool keepdim = false) {
+    return matrix_norm(x, std::string_view(ord), dim, keepdim);
+}
+
+/// torch.linalg.vector_norm (ops/reduce.hpp).
+using tenet::vector_norm;
+
+/// torch.linalg.norm without ord: the 2-norm of all elements (dim = nullopt) or a vector norm
+/// over one dim / the Frobenius norm over two.
+template <expr::TensorOperand X>
+auto norm(const X& x, std::optional<IntArray> dim = std::nullopt, bool keepdim = false) {
+    if (dim && dim->size() == 2) return matrix_norm(x, "fro", *dim, keepdim);
+    return Tensor<detail::operand_value_t<X>>(tenet::vector_norm(x, 2.0, dim, keepdim));
+}
+/// torch.linalg.norm with a numeric ord: a vector norm when dim has one entry (or x is 1-D and
+/// no dim is given), a matrix norm when dim has two (or x is 2-D).
+template <expr::TensorOperand X>
+auto norm(const X& x, double ord, std::optional<IntArray> dim = std::nullopt, bool keepdim = false) {
+    using T = detail::operand_value_t<X>;
+    const char* op = "linalg.norm";
+    const Tensor<T> t = detail::materialize(x, op);
+    if (!dim) {
+        if (t.dim() == 1) return Tensor<T>(tenet::vector_norm(t, ord, std::nullopt, keepdim));
+        if (t.dim() == 2) return Tensor<T>(matrix_norm(t, ord, IntArray{-2, -1}, keepdim));
+        detail::fail<shape_error>(op, ": If dim is not specified but ord is, the input must be 1D or 2D. Got ",
+                                  t.dim(), "D.");
+    }
+    if (dim->size() == 1) return Tensor<T>(tenet::vector_norm(t, ord, dim, keepdim));
+    if (dim->size() == 2) return Tensor<T>(matrix_norm(t, ord, *dim, keepdim));
+    detail::fail<value_error>(op, ": If dim is specified, it must be of length 1 or 2. Got ", *dim);
+}
+/// torch.linalg.norm with ord "fro" or "nuc": a matrix norm over dim (default: x must be 2-D).
+template <expr::TensorOperand X>
+auto norm(const X& x, std::string_view ord, std::optional<IntArray> dim = std::nullopt, bool keepdim = false) {
+    const char* op = "linalg.norm";
+    using T = detail::operand_value_t<X>;
+    const Tensor<T> t = detail::materialize(x, op);
+    if (!dim && t.dim() != 2)
+        detail::fail<shape_error>(op, ": If dim is not specified but ord is, the input must be 1D or 2D. Got ",
+                                  t.dim(), "D.");
+    if (dim && dim->size() != 2)
+        detail::fail<value_error>(op, ": ord ", ord, " requires dim to be of length 2. Got ", *dim);
+    return matrix_norm(t, ord, dim ? *dim : IntArray{-2, -1}, keepdim);
+}
+template <expr::TensorOperand X>
+auto norm(const X& x, const char* ord, std::optional<IntArray> dim = std::nullopt, bool keepdim = false) {
+    return norm(x, std::string_view(ord), dim, keepdim);
+}
+
+}  // namespace linalg
+}  // namespace tenet

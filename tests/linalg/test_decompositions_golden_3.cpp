@@ -1,0 +1,8 @@
+// Decompositions and solvers against PyTorch, part 3 of 3 (tests/golden/gen_linalg.py ->
+// decomp_cases_3.inc): values directly; factors unique only up to sign column/row-wise after
+// matching signs. Reconstruction checks are in test_decompositions_*.cpp.
+#include "linalg_check.hpp"
+
+TEST_CASE("linalg: decompositions golden cases against PyTorch part 3") {
+#include "decomp_cases_3.inc"
+}

@@ -1,0 +1,7 @@
+// einsum (run-time form) against PyTorch, part 2 of 2 (tests/golden/gen_linalg.py ->
+// einsum_cases_2.inc), including the seed's grayscale conversion '...chw,c->...hw'.
+#include "linalg_check.hpp"
+
+TEST_CASE("linalg: einsum golden cases against PyTorch part 2") {
+#include "einsum_cases_2.inc"
+}

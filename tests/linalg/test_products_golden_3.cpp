@@ -1,0 +1,7 @@
+// Matrix products, add* forms, cross, multi_dot, trace/diag/tril/triu against PyTorch, part 3 of 3
+// (tests/golden/gen_linalg.py -> products_cases_3.inc); comparison rules in linalg_check.hpp.
+#include "linalg_check.hpp"
+
+TEST_CASE("linalg: products golden cases against PyTorch part 3") {
+#include "products_cases_3.inc"
+}
