@@ -8,7 +8,8 @@
 // Backends: float/double go to OpenBLAS's cblas_sgemm/dgemm when tenet was configured with
 // it (TENET_HAVE_CBLAS), except tiny products, where Eigen's inlined code beats a library
 // call, and when OpenBLAS was forced onto narrower kernels than this build's Eigen uses.
-// Integer products (exact, wrapping as PyTorch's) and builds without a BLAS use Eigen.
+// Builds without a BLAS use Eigen; integer products (exact, wrapping as PyTorch's) use a plain
+// loop in uint64_t, where the wrap is well-defined.
 // Both run on tenet::get_num_threads() threads.
 
 #include <Eigen/Core>
@@ -18,6 +19,7 @@
 #include <cstring>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "tenet/core/errors.hpp"
 #include "tenet/core/parallel.hpp"
@@ -85,6 +87,29 @@ void eigen_gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t ld
     else C.noalias() += alpha * (A * B);
 }
 
+/// Integer GEMM. Products wrap modulo 2^bits as PyTorch's integer matmul does; computing in
+/// uint64_t makes that wrap well-defined (Eigen's int64 kernel would overflow a signed type).
+template <class T>
+void integer_gemm(int64_t m, int64_t n, int64_t k, T alpha, const MatRef<T>& A, const MatRef<T>& B, T beta, T* c,
+                  int64_t ldc) {
+    using U = uint64_t;
+    std::vector<U> row(static_cast<size_t>(n));
+    for (int64_t i = 0; i < m; ++i) {
+        std::fill(row.begin(), row.end(), U(0));
+        for (int64_t q = 0; q < k; ++q) {
+            const U a = static_cast<U>(A.data[i * A.rs + q * A.cs]);
+            const T* b = B.data + q * B.rs;
+            for (int64_t j = 0; j < n; ++j) row[static_cast<size_t>(j)] += a * static_cast<U>(b[j * B.cs]);
+        }
+        T* out = c + i * ldc;
+        for (int64_t j = 0; j < n; ++j) {
+            U v = static_cast<U>(alpha) * row[static_cast<size_t>(j)];
+            if (beta != T(0)) v += static_cast<U>(beta) * static_cast<U>(out[j]);
+            out[j] = static_cast<T>(v);  // modulo 2^bits (C++20)
+        }
+    }
+}
+
 #ifdef TENET_HAVE_CBLAS
 /// Whether OpenBLAS runs kernels at least as wide as the SIMD this build gave Eigen. It is not
 /// when OPENBLAS_CORETYPE pins it to AVX2 (Haswell) kernels on an AVX-512 machine while Eigen
@@ -119,12 +144,24 @@ inline void sync_eigen_threads() {
     if (Eigen::nbThreads() != get_num_threads()) Eigen::setNbThreads(get_num_threads());
 }
 
+template <class T>
+void floating_gemm(int64_t m, int64_t n, int64_t k, T alpha, MatRef<T> A, MatRef<T> B, T beta, T* c, int64_t ldc);
+
 /// C (m x n, row-major, leading dimension ldc) = alpha * A B + beta * C. When beta is 0, C's
 /// old contents are ignored. A is m x k, B is k x n, both strided.
 template <class T>
 void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatRef<T> A, MatRef<T> B, T beta, T* c, int64_t ldc) {
     static_assert(is_gemm_element<T>);
     if (m == 0 || n == 0) return;
+    if constexpr (std::is_integral_v<T>) {
+        integer_gemm(m, n, k, alpha, A, B, beta, c, ldc);
+    } else {
+        floating_gemm(m, n, k, alpha, A, B, beta, c, ldc);
+    }
+}
+
+template <class T>
+void floating_gemm(int64_t m, int64_t n, int64_t k, T alpha, MatRef<T> A, MatRef<T> B, T beta, T* c, int64_t ldc) {
     std::vector<T> abuf, bbuf;
     BlasLayout la = blas_layout(A), lb = blas_layout(B);
     if (!la.ok) {

@@ -92,9 +92,9 @@ auto with_static_shape(Tensor<T> t) {
 template <class T>
 T dot_kernel(const T* a, int64_t sa, const T* b, int64_t sb, int64_t n) {
     if constexpr (std::is_integral_v<T>) {
-        using U = std::make_unsigned_t<T>;
-        U acc = 0;
-        for (int64_t i = 0; i < n; ++i) acc += static_cast<U>(static_cast<U>(a[i * sa]) * static_cast<U>(b[i * sb]));
+        // In uint64_t the wrap is well-defined (a narrow unsigned type would promote to int).
+        uint64_t acc = 0;
+        for (int64_t i = 0; i < n; ++i) acc += static_cast<uint64_t>(a[i * sa]) * static_cast<uint64_t>(b[i * sb]);
         return static_cast<T>(acc);
     } else {
 #ifdef TENET_HAVE_CBLAS
