@@ -63,7 +63,10 @@ time_compile() {
         local t0 t1
         t0=$(date +%s.%N)
         # shellcheck disable=SC2086
-        "$CXX" $CXXFLAGS "$@" -c "$src" -o "$WORK/out.o"
+        if ! "$CXX" $CXXFLAGS "$@" -c "$src" -o "$WORK/out.o"; then
+            echo "compile_time.sh: $src failed to compile" >&2
+            exit 1
+        fi
         t1=$(date +%s.%N)
         times+=("$(echo "$t1 - $t0" | bc -l)")
     done
@@ -71,7 +74,13 @@ time_compile() {
 }
 
 printf '%-40s %s\n' "translation unit ($CXX $CXXFLAGS)" "median of $REPS, s"
-printf '%-40s %.2f\n' "tenet <tenet/tenet.hpp>" "$(time_compile "$WORK/tenet_tu.cpp" -I"$ROOT/include" -fopenmp)"
+# tenet's linear algebra sits on Eigen (and cblas.h when OpenBLAS is there), as in its CMake target.
+TENET_FLAGS=(-I"$ROOT/include" -I"$EIGEN_INC" -fopenmp)
+if [[ -f /usr/include/x86_64-linux-gnu/cblas.h || -f /usr/include/cblas.h ]]; then
+    TENET_FLAGS+=(-DTENET_HAVE_CBLAS=1 -DTENET_HAVE_OPENBLAS=1)
+fi
+tenet_seconds=$(time_compile "$WORK/tenet_tu.cpp" "${TENET_FLAGS[@]}") || exit 1
+printf '%-40s %.2f\n' "tenet <tenet/tenet.hpp>" "$tenet_seconds"
 if [[ -f "$EIGEN_INC/unsupported/Eigen/CXX11/Tensor" ]]; then
     printf '%-40s %.2f\n' "Eigen Tensor module" "$(time_compile "$WORK/eigen_tensor_tu.cpp" -I"$EIGEN_INC")"
     printf '%-40s %.2f\n' "Eigen Array <Eigen/Core> (reference)" "$(time_compile "$WORK/eigen_array_tu.cpp" -I"$EIGEN_INC")"

@@ -18,6 +18,7 @@
 #include "tenet/expr/operators.hpp"
 #include "tenet/expr/binary_ops.hpp"
 #include "tenet/expr/math.hpp"
+#include "tenet/expr/fast_pow.hpp"
 #include "tenet/expr/evaluate.hpp"
 
 #include "tenet/ops/reduce.hpp"
@@ -37,4 +38,6 @@
 #include "tenet/autograd/derivatives.hpp"
 #include "tenet/autograd/record.hpp"
 #include "tenet/autograd/variable.hpp"
+#include "tenet/autograd/reductions.hpp"
 #include "tenet/autograd/gradcheck.hpp"
+#include "tenet/autograd/graphviz.hpp"

@@ -249,3 +249,76 @@ TEST_CASE("autograd backward with an explicit gradient") {
     CHECK(g[2] == Approx(0.06f));
     CHECK_THROWS_WITH(y.backward(ones({2})), Catch::Contains("does not match"));
 }
+
+TEST_CASE("to_dot draws the recorded graph from the leaves to the output") {
+    auto x = tensor({1.0f, 2.0f, 3.0f}).requires_grad_();
+    auto w = tensor({0.5f, -1.0f, 2.0f}).requires_grad_();
+    Tensor<float> h = x * w;             // one fused node: MulBackward0
+    Tensor<float> loss = (h + 1).sum();  // sum of an expression: one node, SumBackward0
+    const std::string dot = autograd::to_dot(loss);
+    CHECK(dot.rfind("digraph autograd {", 0) == 0);
+    CHECK(dot.find("n0 [label=\"SumBackward0\"]") != std::string::npos);
+    CHECK(dot.find("n1 [label=\"MulBackward0\"]") != std::string::npos);
+    CHECK(dot.find("label=\"AccumulateGrad\\n[3]\"") != std::string::npos);
+    CHECK(dot.find("n1 -> n0;") != std::string::npos);
+    CHECK(dot.find("n2 -> n1;") != std::string::npos);
+    CHECK(dot.find("n3 -> n1;") != std::string::npos);
+    size_t edges = 0;
+    for (size_t at = dot.find("->"); at != std::string::npos; at = dot.find("->", at + 2)) ++edges;
+    CHECK(edges == 3);
+    CHECK_THROWS_WITH(autograd::to_dot(tensor({1.0f, 2.0f})),
+                      Catch::Contains("to_dot") && Catch::Contains("does not require grad"));
+}
+
+// sum/mean over all elements of an expression whose inputs are contiguous and unbroadcast
+// compute their gradients in the forward pass; backward hands them over or scales them.
+TEST_CASE("sum and mean of an expression: gradients from the forward pass") {
+    const std::vector<double> xv{1.0, -2.0, 0.5, 4.0}, wv{3.0, 0.25, -1.0, 2.0};
+    auto x = tensor(xv).requires_grad_();
+    auto w = tensor(wv);  // no gradient wanted
+    SECTION("sum, seed 1") {
+        auto loss = (x * w).sum();
+        CHECK(loss.grad_fn()->name() == "SumBackward0");
+        CHECK(loss.item() == 1.0 * 3.0 - 2.0 * 0.25 - 0.5 + 8.0);
+        loss.backward();
+        CHECK(x.grad().to_vector() == wv);
+    }
+    SECTION("mean scales by 1/n") {
+        auto loss = mean(x * w);
+        CHECK(loss.grad_fn()->name() == "MeanBackward0");
+        loss.backward();
+        CHECK(x.grad().to_vector() == std::vector<double>{0.75, 0.0625, -0.25, 0.5});
+    }
+    SECTION("an upstream factor scales, and retain_graph keeps the gradients for a second backward") {
+        auto loss = (x * w).sum();
+        Tensor<double> tripled = loss * 3.0;
+        tripled.backward(Tensor<double>(), true);
+        tripled.backward();
+        CHECK(x.grad().to_vector() == std::vector<double>{18.0, 1.5, -6.0, 12.0});  // 2 * 3 * w
+        CHECK_THROWS_WITH(tripled.backward(), Catch::Contains("backward through the graph a second time"));
+    }
+    SECTION("a second backward without retain_graph fails, after handing the gradient over") {
+        auto loss = (x * x).sum();
+        loss.backward();
+        CHECK(x.grad().to_vector() == std::vector<double>{2.0, -4.0, 1.0, 8.0});
+        CHECK_THROWS_WITH(loss.backward(), Catch::Contains("backward through the graph a second time"));
+    }
+    SECTION("an input modified in place after the forward is an error, as in PyTorch") {
+        auto h = Tensor<double>(x * 1.0);  // a non-leaf that can be modified in place
+        auto loss = (h * h).sum();
+        h.add_(1.0);
+        CHECK_THROWS_WITH(loss.backward(), Catch::Contains("modified by an inplace operation"));
+    }
+    SECTION("broadcast inputs take the lazy path, with the same result") {
+        auto b = tensor(std::vector<double>{2.0}).requires_grad_();
+        auto loss = (x * b).sum();
+        loss.backward();
+        CHECK(b.grad().to_vector() == std::vector<double>{1.0 - 2.0 + 0.5 + 4.0});
+        CHECK(x.grad().to_vector() == std::vector<double>{2.0, 2.0, 2.0, 2.0});
+    }
+    SECTION("under NoGradGuard nothing is recorded") {
+        NoGradGuard no_grad;
+        auto loss = (x * w).sum();
+        CHECK_FALSE(loss.requires_grad());
+    }
+}

@@ -54,3 +54,21 @@ TEST_CASE("gradcheck fails on a wrong analytic gradient") {
     CHECK_THROWS_AS(autograd::gradcheck([](const In& in) { return Tensor<double>(in[0].detach() * in[0]); }, {x}),
                     autograd::gradcheck_error);
 }
+
+TEST_CASE("gradcheck: prod amax amin max min and norms") {
+    manual_seed(4);
+    auto x = uniform({3, 4}, 0.5, 1.5);  // distinct values almost surely: no ties for finite differences
+    auto y = uniform({4}, -1.0, 1.0);
+    CHECK(autograd::gradcheck([](const In& in) { return in[0].prod(); }, {x}));
+    CHECK(autograd::gradcheck([](const In& in) { return prod(in[0] * in[1], 1, true); }, {x, y}));
+    CHECK(autograd::gradcheck([](const In& in) { return amax(in[0] - in[1], 0); }, {x, y}));
+    CHECK(autograd::gradcheck([](const In& in) { return amin(in[0], IntArray{0, 1}); }, {x}));
+    CHECK(autograd::gradcheck([](const In& in) { return max(in[0] * in[1]); }, {x, y}));
+    CHECK(autograd::gradcheck([](const In& in) { return min(in[0], 1).values; }, {x}));
+    CHECK(autograd::gradcheck([](const In& in) { return max(in[0], 0, true).values; }, {x}));
+    CHECK(autograd::gradcheck([](const In& in) { return norm(in[0] - in[1]); }, {x, y}));
+    CHECK(autograd::gradcheck([](const In& in) { return norm(in[0], 1, 1); }, {x}));
+    CHECK(autograd::gradcheck([](const In& in) { return norm(in[0], 3.5, 0, true); }, {x}));
+    CHECK(autograd::gradcheck([](const In& in) { return norm(in[1], INFINITY); }, {x, y}));
+    CHECK(autograd::gradcheck([](const In& in) { return vector_norm(in[0], -INFINITY, IntArray{1}); }, {x}));
+}

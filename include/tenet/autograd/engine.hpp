@@ -154,6 +154,7 @@ inline void run_backward(const TensorBase& root, const TensorBase& grad, bool re
         buffers.erase(n);
         // No contribution arrived (every path gave zero): nothing to compute, but the
         // node's successors still count it as done.
+        n->releasing = !retain_graph;
         std::vector<TensorBase> grads = g.defined() ? n->apply(g) : std::vector<TensorBase>{};
         g = TensorBase();
         for (size_t i = 0; i < n->next_edges.size(); ++i) {

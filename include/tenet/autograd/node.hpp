@@ -62,6 +62,9 @@ struct Node {
 
     const uint64_t sequence_nr;
     std::vector<Edge> next_edges;
+    /// Set by the engine before apply(): true when release_variables() follows (no
+    /// retain_graph), so apply may hand its saved tensors over instead of copying them.
+    bool releasing = false;
 };
 
 /// PyTorch's message for a second backward through freed saved tensors.

@@ -20,6 +20,7 @@
 #include "tenet/autograd/grad_mode.hpp"
 #include "tenet/autograd/node.hpp"
 #include "tenet/expr/evaluate.hpp"
+#include "tenet/expr/fast_pow.hpp"
 #include "tenet/ops/creation.hpp"
 #include "tenet/ops/reduce.hpp"
 
@@ -97,27 +98,8 @@ Tensor<T> sum_to(const Tensor<T>& full, const IntArray& shape) {
     return out;
 }
 
-/// Evaluates `ge` into a new contiguous tensor of `shape` with one flat loop; every leaf of
-/// ge must be contiguous with that shape (see flat_copy). The backward needs nothing more,
-/// and instantiating only this loop per gradient expression (not the whole strided
-/// evaluator) keeps the compile cost of recording every expression small.
-template <class LT, class GE>
-Tensor<LT> evaluate_flat(const GE& ge, const IntArray& shape) {
-    Tensor<LT> out(detail::make_contiguous_impl(shape, dtype_of<LT>, Device(DeviceType::CPU)));
-    std::array<const void*, GE::num_leaves + (GE::num_leaves == 0)> ptrs{};
-    size_t k = 0;
-    ge.for_each_leaf([&](const auto& leaf) {
-        using V = typename std::remove_cvref_t<decltype(leaf)>::value_type;
-        ptrs[k++] = static_cast<const V*>(leaf.impl().storage->data()) + leaf.impl().offset;
-    });
-    LT* o = out.data_ptr();
-    const int64_t n = out.numel();
-    for (int64_t i = 0; i < n; ++i) o[i] = convert<LT>(ge.template at<0>(ptrs, i));
-    return out;
-}
-
 /// A copy of e whose leaves are all contiguous with `shape` (broadcast leaves expanded and
-/// copied), so that any expression built from it evaluates with evaluate_flat.
+/// copied), so that its gradient expressions evaluate with one flat loop.
 template <class E>
 E flat_copy(const E& e, const IntArray& shape) {
     E flat = e;
@@ -129,26 +111,140 @@ E flat_copy(const E& e, const IntArray& shape) {
     return flat;
 }
 
+// ---- One pass for all the gradients of a node ---------------------------------------------
+//
+// The gradient expressions of a node's leaves repeat most of the forward (sigmoid(x*w + b)
+// appears in the gradient of w and of b). Evaluated in one loop over ONE shared table of
+// operand pointers, the compiler sees the same loads and computes the shared part once.
+// So every leaf of every gradient expression reads a fixed slot of that table: a SlotLeaf.
+
+/// A contiguous operand of a backward expression: element i of slot `Slot` of the table.
+template <class T, size_t Slot>
+struct SlotLeaf : ExpressionBase<SlotLeaf<T, Slot>> {
+    using value_type = T;
+    using static_shape = DynamicShape;
+    static constexpr size_t num_leaves = 1;  // keeps leaf positions (leaf_grad<K>) as in the forward
+    static constexpr bool is_scalar = false;
+
+    const IntArray* shape_;
+
+    explicit SlotLeaf(const IntArray& s) : shape_(&s) {}
+    const IntArray& shape() const { return *shape_; }
+    std::optional<Device> device() const { return std::nullopt; }
+    template <class F>
+    void for_each_leaf(F&&) const {}
+    template <size_t K, class Ptrs>
+    T at(const Ptrs& ptrs, int64_t i) const {
+        return static_cast<const T*>(ptrs[Slot])[i];
+    }
+};
+template <class T, size_t Slot>
+struct node_traits<SlotLeaf<T, Slot>> {
+    static constexpr int arity = 0;
+};
+
+/// n with its leaves replaced by SlotLeafs numbered from Base in leaf order.
+template <size_t Base, class N>
+auto slotted(const N& n, const IntArray& shape) {
+    constexpr int arity = node_traits<N>::arity;
+    if constexpr (arity < 0) {
+        return n;
+    } else if constexpr (arity == 0) {
+        return SlotLeaf<typename N::value_type, Base>(shape);
+    } else {
+        using Op = typename node_traits<N>::op;
+        auto a = slotted<Base>(n.a, shape);
+        constexpr size_t BaseB = Base + decltype(n.a)::num_leaves;
+        if constexpr (arity == 1) {
+            return expr::Unary<Op, decltype(a)>(std::move(a), n.op);
+        } else if constexpr (arity == 2) {
+            auto b = slotted<BaseB>(n.b, shape);
+            return expr::Binary<Op, decltype(a), decltype(b)>(std::move(a), std::move(b), n.op);
+        } else {
+            auto b = slotted<BaseB>(n.b, shape);
+            auto c = slotted<BaseB + decltype(n.b)::num_leaves>(n.c, shape);
+            return expr::Ternary<Op, decltype(a), decltype(b), decltype(c)>(std::move(a), std::move(b), std::move(c),
+                                                                            n.op);
+        }
+    }
+}
+
+/// Where an unwanted gradient goes.
+template <class T, int64_t N>
+struct ScratchBlock {
+    ScratchBlock() {}  // user-provided: value-initialisation leaves the block uninitialised
+    T data[N];
+};
+
+/// Evaluates every gradient expression of `ges` (NoGradient entries skipped) at every
+/// element, in one loop, into `outs` (a null pointer: not wanted). Unwanted gradients are
+/// still computed (most of their work is shared) and written to a small scratch block.
+template <class Ptrs, class... GE, class... T, size_t... K, class OnBlock>
+void run_gradients(const std::tuple<GE...>& ges, std::tuple<T*...> outs, const Ptrs& ptrs, int64_t n,
+                   std::index_sequence<K...>, OnBlock&& on_block) {
+    constexpr int64_t kBlock = 256;
+    std::tuple<ScratchBlock<T, kBlock>...> scratch;  // not zero-filled: only ever written
+    for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+        const int64_t len = std::min(kBlock, n - i0);
+        const std::tuple<T*...> o{(std::get<K>(outs) ? std::get<K>(outs) + i0 : std::get<K>(scratch).data)...};
+        // Every output is a fresh buffer: no store can reach an operand.
+#pragma GCC ivdep
+        for (int64_t j = 0; j < len; ++j) {
+            // All values first, then the stores: loads of one slot stay one load.
+            const std::tuple<T...> v{[&] {
+                if constexpr (is_no_gradient<GE>) return T{};
+                else return convert<T>(std::get<K>(ges).template at<0>(ptrs, i0 + j));
+            }()...};
+            ((std::get<K>(o)[j] = std::get<K>(v)), ...);
+        }
+        on_block(o, len);  // the block's outputs, scratch included
+    }
+}
+
 /// The gradients of e's leaves that have an edge, given the gradient node `g` of e's
 /// result (a Leaf over a tensor of e's shape, or a ScalarNode), each summed back to its
 /// leaf's shape. Run with grad mode off: the expressions here are not recorded (recording
 /// them would instantiate the derivative of the derivative, without end).
 template <class E, class G, size_t... K>
 std::vector<TensorBase> leaf_gradients(const E& e, const G& g, const std::vector<Edge>& edges, const IntArray& root,
-                                       std::index_sequence<K...>) {
-    std::vector<TensorBase> out(sizeof...(K));
-    const std::vector<TensorBase> leaves = leaves_of(e);
+                                       std::index_sequence<K...> leaves) {
+    constexpr size_t L = E::num_leaves;
     const E flat = flat_copy(e, root);
-    auto one = [&](auto k) {
-        constexpr size_t I = decltype(k)::value;
-        if (!edges[I].valid()) return;
-        auto ge = leaf_grad<I>(flat, g);
-        if constexpr (!is_no_gradient<decltype(ge)>) {
-            using LT = leaf_t<I, E>;
-            out[I] = sum_to(evaluate_flat<LT>(ge, root), leaves[I].sizes());
+    // The pointer table: e's leaves, then the incoming gradient when it is a tensor.
+    std::array<const void*, L + 1> ptrs{};
+    size_t slot = 0;
+    flat.for_each_leaf([&](const auto& leaf) { ptrs[slot++] = leaf.data_ptr(); });
+    auto seed = [&] {
+        if constexpr (G::is_scalar) {
+            return g;
+        } else {
+            ptrs[L] = g.tensor.data_ptr();
+            return SlotLeaf<typename G::value_type, L>(root);
         }
+    }();
+    std::vector<TensorBase> out(L);
+    expr::with_fast_pows(slotted<0>(flat, root), [&](const auto& se) {
+        const auto ges = std::make_tuple(leaf_grad<K>(se, seed)...);
+        std::tuple<leaf_t<K, E>*...> dst{};
+        auto allocate = [&](auto k) {
+            constexpr size_t I = decltype(k)::value;
+            using LT = leaf_t<I, E>;
+            if constexpr (!is_no_gradient<std::tuple_element_t<I, std::remove_cvref_t<decltype(ges)>>>) {
+                if (!edges[I].valid()) return;
+                Tensor<LT> t(detail::make_contiguous_impl(root, dtype_of<LT>, Device(DeviceType::CPU)));
+                std::get<I>(dst) = t.data_ptr();
+                out[I] = t;
+            }
+        };
+        (allocate(std::integral_constant<size_t, K>{}), ...);
+        run_gradients(ges, dst, ptrs, product(root), leaves, [](const auto&, int64_t) {});
+    });
+    std::vector<TensorBase> leaf_handles = leaves_of(e);
+    auto reduce = [&](auto k) {
+        constexpr size_t I = decltype(k)::value;
+        if (out[I].defined()) out[I] = sum_to(Tensor<leaf_t<I, E>>(out[I].impl_ptr()), leaf_handles[I].sizes());
     };
-    (one(std::integral_constant<size_t, K>{}), ...);
+    (reduce(std::integral_constant<size_t, K>{}), ...);
     return out;
 }
 
@@ -199,38 +295,46 @@ std::string backward_name() {
     }
 }
 
-/// The saved versions of e's leaves.
+/// What a node over an expression keeps for its backward: the expression (its leaves are
+/// the saved tensors) with their versions, and its shape. Released after a backward.
 template <class E>
-std::vector<SavedVersion> save_versions(const E& e) {
-    std::vector<SavedVersion> out;
-    e.for_each_leaf([&](const TensorBase& t) { out.push_back(SavedVersion::save(t)); });
-    return out;
-}
+struct SavedExpression {
+    SavedExpression(const E& expr, std::string n) : e(expr), shape(expr.shape()), name(std::move(n)) {
+        e->for_each_leaf([&](const TensorBase& t) { versions.push_back(SavedVersion::save(t)); });
+    }
+    /// The expression, after checking that no saved tensor was freed or modified in place.
+    const E& unpack() const {
+        if (!e) throw_released(name);
+        for (size_t i = 0; i < versions.size(); ++i) versions[i].check(name, i);
+        return *e;
+    }
+    void release() {
+        e.reset();
+        versions.clear();
+    }
+
+    std::optional<E> e;
+    IntArray shape;
+    std::string name;
+    std::vector<SavedVersion> versions;
+};
 
 /// A fused pointwise expression, assigned to a tensor of type T.
 template <class T, class E>
 struct FusedNode final : Node {
     /// `edges`: from the leaves as they were before the write (see record_assign).
-    FusedNode(const E& expr, std::vector<Edge> edges, std::string n) : e(expr), shape(expr.shape()), name_(std::move(n)) {
-        saved = save_versions(*e);
+    FusedNode(const E& expr, std::vector<Edge> edges, std::string n) : saved(expr, std::move(n)) {
         next_edges = std::move(edges);
     }
-    std::string name() const override { return name_; }
+    std::string name() const override { return saved.name; }
     std::vector<TensorBase> apply(const TensorBase& grad) override {
-        if (!e) throw_released(name_);
-        for (size_t i = 0; i < saved.size(); ++i) saved[i].check(name_, i);
+        const E& e = saved.unpack();
         const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
-        return leaf_gradients(*e, expr::Leaf<T>(g), next_edges, shape, std::make_index_sequence<E::num_leaves>{});
+        return leaf_gradients(e, expr::Leaf<T>(g), next_edges, saved.shape, std::make_index_sequence<E::num_leaves>{});
     }
-    void release_variables() override {
-        e.reset();
-        saved.clear();
-    }
+    void release_variables() override { saved.release(); }
 
-    std::optional<E> e;
-    IntArray shape;
-    std::string name_;
-    std::vector<SavedVersion> saved;
+    SavedExpression<E> saved;
 };
 
 /// Whether `t` covers less than its whole storage (a view into a larger tensor).
@@ -299,46 +403,150 @@ void record_assign(Tensor<T>& dst, const E& e, detail::AssignMode mode) {
 template <class R, class E>
 struct ReduceNode final : Node {
     ReduceNode(const E& expr, std::string n, IntArray keep_shape, bool all_dims, double s)
-        : e(expr), shape(expr.shape()), name_(std::move(n)), keepdim_shape(std::move(keep_shape)), all(all_dims),
-          scale(s) {
-        saved = save_versions(*e);
-        next_edges = leaf_edges(*e, std::make_index_sequence<E::num_leaves>{});
+        : saved(expr, std::move(n)), keepdim_shape(std::move(keep_shape)), all(all_dims), scale(s) {
+        next_edges = leaf_edges(expr, std::make_index_sequence<E::num_leaves>{});
     }
-    std::string name() const override { return name_; }
+    std::string name() const override { return saved.name; }
     std::vector<TensorBase> apply(const TensorBase& grad) override {
-        if (!e) throw_released(name_);
-        for (size_t i = 0; i < saved.size(); ++i) saved[i].check(name_, i);
+        const E& e = saved.unpack();
         const Tensor<R> g(grad.impl_ptr());
         constexpr auto leaves = std::make_index_sequence<E::num_leaves>{};
         if (all) {
             const R seed = convert<R>(convert<double>(g.item()) * scale);
-            return leaf_gradients(*e, expr::ScalarNode<R>(seed), next_edges, shape, leaves);
+            return leaf_gradients(e, expr::ScalarNode<R>(seed), next_edges, saved.shape, leaves);
         }
         // The reduced gradient, spread back over the input's shape (the flat backward needs it dense).
-        Tensor<R> gk = g.contiguous().view(keepdim_shape).expand(shape).contiguous();
+        Tensor<R> gk = g.contiguous().view(keepdim_shape).expand(saved.shape).contiguous();
         if (scale != 1.0) {
             R* p = gk.data_ptr();
             for (int64_t i = 0, n = gk.numel(); i < n; ++i) p[i] = convert<R>(convert<double>(p[i]) * scale);
         }
-        return leaf_gradients(*e, expr::Leaf<R>(gk), next_edges, shape, leaves);
+        return leaf_gradients(e, expr::Leaf<R>(gk), next_edges, saved.shape, leaves);
     }
-    void release_variables() override {
-        e.reset();
-        saved.clear();
-    }
+    void release_variables() override { saved.release(); }
 
-    std::optional<E> e;
-    IntArray shape;
-    std::string name_;
+    SavedExpression<E> saved;
     IntArray keepdim_shape;
     bool all;
     double scale;
-    std::vector<SavedVersion> saved;
 };
+
+// ---- sum/mean of an expression, with its gradients computed in the forward pass ---------
+//
+// d(sum e)/d(leaf k) = seed * de/dleaf_k elementwise, and de/dleaf_k does not depend on the
+// seed. So when every input is contiguous with e's shape, the forward pass also writes
+// de/dleaf_k for each input that wants a gradient, sharing the work with the value (for
+// the squared error of sigmoid(x*w + b) that is one exp for the loss and both gradients).
+// backward() then hands these over (seed 1) or scales them (mean, or an upstream factor):
+// no second pass over the inputs. The price: the gradients are computed even if backward
+// is never called, and held until it is (as PyTorch holds the tensors it saves).
+
+/// The node: the precomputed local gradients, scaled by the seed at backward.
+template <class R, class E>
+struct EagerSumNode final : Node {
+    EagerSumNode(const E& expr, std::vector<Edge> edges, std::vector<TensorBase> local, double s, std::string n)
+        : saved(expr, std::move(n)), gradients(std::move(local)), scale(s) {
+        next_edges = std::move(edges);
+    }
+    std::string name() const override { return saved.name; }
+    std::vector<TensorBase> apply(const TensorBase& grad) override {
+        saved.unpack();  // a released graph, or an input modified in place: PyTorch's errors
+        const double seed = convert<double>(Tensor<R>(grad.impl_ptr()).item()) * scale;
+        std::vector<TensorBase> out(gradients.size());
+        for (size_t k = 0; k < gradients.size(); ++k) {
+            if (!gradients[k].defined()) continue;
+            visit_floating(gradients[k].dtype(), "backward", [&](auto tag) {
+                using T = typename decltype(tag)::type;
+                Tensor<T> local(gradients[k].impl_ptr());
+                if (seed == 1.0) {
+                    // Handed over when the node lets go of it; AccumulateGrad copies it otherwise.
+                    out[k] = releasing ? std::move(gradients[k]) : gradients[k];
+                    return;
+                }
+                Tensor<T> scaled = releasing ? local : Tensor<T>(detail::make_contiguous_impl(
+                                                           local.sizes(), dtype_of<T>, Device(DeviceType::CPU)));
+                const T* from = local.data_ptr();
+                T* to = scaled.data_ptr();
+                for (int64_t i = 0, n = local.numel(); i < n; ++i) to[i] = convert<T>(convert<double>(from[i]) * seed);
+                out[k] = scaled;
+            });
+        }
+        return out;
+    }
+    void release_variables() override {
+        saved.release();
+        gradients.clear();
+    }
+
+    SavedExpression<E> saved;
+    std::vector<TensorBase> gradients;  ///< de/dleaf_k, contiguous with e's shape; undefined: none wanted
+    double scale;                       ///< 1 for sum, 1/numel for mean
+};
+
+/// The value of sum(e) or mean(e) (0-d) and, in the same pass, the local gradients.
+template <class V, class E, size_t... K>
+Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> leaves) {
+    constexpr size_t L = E::num_leaves;
+    const IntArray& shape = e.shape();
+    const int64_t n = product(shape);
+    std::vector<Edge> edges = leaf_edges(e, leaves);
+    std::array<const void*, L + 1> ptrs{};
+    size_t slot = 0;
+    e.for_each_leaf([&](const auto& leaf) { ptrs[slot++] = leaf.data_ptr(); });
+    std::vector<TensorBase> local(L);
+    const detail::SumOp<V> r;
+    typename detail::SumOp<V>::acc_t total = r.init();
+    expr::with_fast_pows(slotted<0>(e, shape), [&](const auto& se) {
+        // The gradients with a seed of 1, then the value itself.
+        const auto ges = std::make_tuple(leaf_grad<K>(se, expr::ScalarNode<V>(1))..., se);
+        std::tuple<leaf_t<K, E>*..., V*> dst{};
+        auto allocate = [&](auto k) {
+            constexpr size_t I = decltype(k)::value;
+            using LT = leaf_t<I, E>;
+            if constexpr (!is_no_gradient<std::tuple_element_t<I, std::remove_cvref_t<decltype(ges)>>>) {
+                if (!edges[I].valid()) return;
+                Tensor<LT> t(detail::make_contiguous_impl(shape, dtype_of<LT>, Device(DeviceType::CPU)));
+                std::get<I>(dst) = t.data_ptr();
+                local[I] = t;
+            }
+        };
+        (allocate(std::integral_constant<size_t, K>{}), ...);
+        run_gradients(ges, dst, ptrs, n, std::make_index_sequence<L + 1>{}, [&](const auto& o, int64_t len) {
+            const V* values = std::get<L>(o);
+            total = r.combine(total, detail::reduce_block(r, 0, len, [&](int64_t i) { return values[i]; }, 0, 0));
+        });
+    });
+    Tensor<V> result(detail::make_contiguous_impl(IntArray{}, dtype_of<V>, Device(DeviceType::CPU)));
+    *result.data_ptr() = mean ? detail::MeanOp<V>{}.project(total, n) : r.project(total, n);
+    bool any_edge = false;
+    for (const Edge& edge : edges) any_edge = any_edge || edge.valid();
+    if (any_edge)
+        set_history(result, std::make_shared<EagerSumNode<V, E>>(e, std::move(edges), std::move(local),
+                                                                 mean ? 1.0 / static_cast<double>(n) : 1.0,
+                                                                 mean ? "MeanBackward0" : "SumBackward0"));
+    return result;
+}
 
 }  // namespace tenet::autograd
 
 namespace tenet::detail {
+
+template <class X>
+std::optional<Tensor<sum_result_t<input_t<X>>>> sum_with_gradients(const X& x, bool mean) {
+    using V = input_t<X>;
+    if constexpr (!FloatingElement<V> || !TensorExpression<X>) {
+        return std::nullopt;  // integers have no gradient; a bare tensor's gradient is a broadcast, kept lazy
+    } else {
+        if (!autograd::GradMode::is_enabled() || !autograd::any_leaf_requires_grad(x)) return std::nullopt;
+        const IntArray& shape = x.shape();
+        bool flat = product(shape) > 0;
+        x.for_each_leaf([&](const TensorBase& t) {
+            flat = flat && t.sizes() == shape && t.is_contiguous() && t.device().is_cpu();
+        });
+        if (!flat) return std::nullopt;
+        return autograd::sum_and_gradients<V>(x, mean, std::make_index_sequence<X::num_leaves>{});
+    }
+}
 
 template <class T, class E>
 void evaluate_into(Tensor<T>& dst, const E& e, AssignMode mode) {

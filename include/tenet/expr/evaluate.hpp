@@ -22,6 +22,12 @@
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/node.hpp"
 
+namespace tenet::expr {
+/// Calls f with e, or with e's pow(x, 2)s as square(x) (defined in expr/fast_pow.hpp).
+template <class N, class F>
+void with_fast_pows(const N& n, F&& f);
+}  // namespace tenet::expr
+
 namespace tenet::detail {
 
 inline constexpr int64_t kChunk = 256;
@@ -206,7 +212,7 @@ void run_flat(T* out, const E& e, const FlatOperands<L>& f, int64_t numel) {
 
 /// Runs `e` over `dst`'s shape (leaves broadcast to it) and writes every element of dst.
 template <class T, class E>
-void run_expression(const Tensor<T>& dst, const E& e) {
+void run_expression_loops(const Tensor<T>& dst, const E& e) {
     constexpr size_t N = E::num_leaves + 1;
     const int64_t numel = dst.numel();
     if (numel == 0) return;
@@ -275,6 +281,11 @@ void run_expression(const Tensor<T>& dst, const E& e) {
             if (c0 < c1) run_block(0, rows, c0, c1);
         }
     }
+}
+
+template <class T, class E>
+void run_expression(const Tensor<T>& dst, const E& e) {
+    expr::with_fast_pows(e, [&](const auto& fe) { run_expression_loops(dst, fe); });
 }
 
 /// Whether writing dst element-by-element could change a value the expression has yet to

@@ -283,6 +283,14 @@ inline ReducePlan plan_reduction(const IntArray& shape, const std::optional<IntA
 /// Records sum/mean for autograd (defined in autograd/record.hpp).
 template <class X, class R>
 void record_reduction(const X& x, const Tensor<R>& result, const ReducePlan& plan, bool mean);
+/// The other differentiable reductions (defined in autograd/reductions.hpp).
+enum class ReduceKind { Prod, Extremum, Norm };
+template <class X, class R>
+void record_value_reduction(const X& x, const Tensor<R>& result, const ReducePlan& plan, ReduceKind kind, double p,
+                            const char* name);
+template <class X, class V>
+void record_index_reduction(const X& x, const Tensor<V>& values, const Tensor<int64_t>& indices, int64_t dim,
+                            bool keepdim, const char* name);
 
 /// max/min/argmax/... have no identity: an empty reduction is an error, as in PyTorch.
 template <class Error>
@@ -358,7 +366,8 @@ typename R::acc_t reduce_span(const R& r, int64_t n, const F& f, int64_t idx0, i
 /// Folds every element of `e` into the accumulators of `p`'s result (row-major over
 /// out_shape). One pass over the leaves; nothing is materialised.
 template <class R, class E>
-std::unique_ptr<typename R::acc_t[]> reduce_accumulate(const E& e, const R& r, const ReducePlan& p, const char* op) {
+std::unique_ptr<typename R::acc_t[]> reduce_accumulate_loops(const E& e, const R& r, const ReducePlan& p,
+                                                             const char* op) {
     using A = typename R::acc_t;
     std::unique_ptr<A[]> acc(new A[static_cast<size_t>(std::max<int64_t>(p.out_numel, 1))]);
     std::fill_n(acc.get(), p.out_numel, r.init());
@@ -436,6 +445,13 @@ std::unique_ptr<typename R::acc_t[]> reduce_accumulate(const E& e, const R& r, c
     return acc;
 }
 
+template <class R, class E>
+std::unique_ptr<typename R::acc_t[]> reduce_accumulate(const E& e, const R& r, const ReducePlan& p, const char* op) {
+    std::unique_ptr<typename R::acc_t[]> acc;
+    expr::with_fast_pows(e, [&](const auto& fe) { acc = reduce_accumulate_loops(fe, r, p, op); });
+    return acc;
+}
+
 template <class O>
 Tensor<O> new_result(const IntArray& shape) {
     return Tensor<O>(make_contiguous_impl(shape, dtype_of<O>, Device(DeviceType::CPU)));
@@ -456,6 +472,12 @@ decltype(auto) with_node(const X& x, const char* op, F&& f) {
 
 template <class X>
 using input_t = typename expr::node_t<X>::value_type;
+
+/// sum()/mean() over all elements of an expression whose gradient autograd will want: the
+/// value and the gradients of the inputs in ONE pass (autograd/record.hpp). Empty when
+/// that path does not apply (no gradient wanted, broadcast or strided inputs, a bare tensor).
+template <class X>
+std::optional<Tensor<sum_result_t<input_t<X>>>> sum_with_gradients(const X& x, bool mean);
 
 /// A reduction with a value result: Op<V> is the reducer.
 template <class R, class E>
@@ -493,7 +515,10 @@ auto reduce_extremum(const X& x, const std::optional<IntArray>& dims, bool keepd
         const ReducePlan p = plan_reduction(e.shape(), dims, keepdim, op);
         if (full_call) check_nonempty_reduction<value_error>(p, op);
         else check_nonempty_reduction<index_error>(p, op);
-        return reduce_values(e, ExtremumOp<V, IsMax>{}, p, op);
+        auto result = reduce_values(e, ExtremumOp<V, IsMax>{}, p, op);
+        const char* name = full_call ? (IsMax ? "MaxBackward1" : "MinBackward1") : (IsMax ? "AmaxBackward0" : "AminBackward0");
+        record_value_reduction(e, result, p, ReduceKind::Extremum, 0.0, name);
+        return result;
     });
 }
 
@@ -533,6 +558,7 @@ auto values_indices(const X& x, int64_t dim, bool keepdim, const char* op) {
             v[j] = convert<V>(acc[static_cast<size_t>(j)].value);
             i[j] = acc[static_cast<size_t>(j)].index;
         }
+        record_index_reduction(e, result.values, result.indices, dim, keepdim, IsMax ? "MaxBackward0" : "MinBackward0");
         return result;
     });
 }
@@ -544,9 +570,32 @@ auto mean_impl(const X& x, const std::optional<IntArray>& dims, bool keepdim) {
         fail<dtype_error>("mean(): could not infer output dtype. Input dtype must be either a floating point or "
                           "complex dtype. Got: ",
                           dtype_of<V>);
+    if constexpr (FloatingElement<V>) {
+        if (!dims)
+            if (auto fused = sum_with_gradients(x, true)) return *fused;
+    }
     auto result = reduce_simple<MeanOp>(x, dims, keepdim, "mean");
     record_reduction(x, result, plan_reduction(x.shape(), dims, keepdim, "mean"), true);
     return result;
+}
+
+/// The p-norm reduction itself.
+template <class E>
+auto norm_values(const E& e, double p, const ReducePlan& plan, const char* op, bool vector_norm) {
+    using V = typename E::value_type;
+    if (std::isinf(p)) {
+        if (vector_norm && plan.count == 0 && plan.out_numel != 0)
+            fail<value_error>("linalg.vector_norm cannot compute the ", p > 0 ? "inf" : "-inf",
+                              " norm on an empty tensor because the operation does not have an identity");
+        if (p > 0) return reduce_values(e, NormOp<V, NormKind::Inf>{}, plan, op);
+        return reduce_values(e, NormOp<V, NormKind::NegInf>{}, plan, op);
+    }
+    if (p == 2) return reduce_values(e, NormOp<V, NormKind::L2>{}, plan, op);
+    if (p == 1) return reduce_values(e, NormOp<V, NormKind::L1>{}, plan, op);
+    if (p == 0) return reduce_values(e, NormOp<V, NormKind::Zero>{}, plan, op);
+    NormOp<V, NormKind::P> r;
+    r.p = p;
+    return reduce_values(e, r, plan, op);
 }
 
 /// torch.norm (vector_norm = false) and torch.linalg.vector_norm (true).
@@ -563,19 +612,10 @@ auto norm_impl(const X& x, double p, const std::optional<IntArray>& dims, bool k
     }
     return with_node(x, op, [&](const auto& e) {
         const ReducePlan plan = plan_reduction(e.shape(), dims, keepdim, op);
-        if (std::isinf(p)) {
-            if (vector_norm && plan.count == 0 && plan.out_numel != 0)
-                fail<value_error>("linalg.vector_norm cannot compute the ", p > 0 ? "inf" : "-inf",
-                                  " norm on an empty tensor because the operation does not have an identity");
-            if (p > 0) return reduce_values(e, NormOp<V, NormKind::Inf>{}, plan, op);
-            return reduce_values(e, NormOp<V, NormKind::NegInf>{}, plan, op);
-        }
-        if (p == 2) return reduce_values(e, NormOp<V, NormKind::L2>{}, plan, op);
-        if (p == 1) return reduce_values(e, NormOp<V, NormKind::L1>{}, plan, op);
-        if (p == 0) return reduce_values(e, NormOp<V, NormKind::Zero>{}, plan, op);
-        NormOp<V, NormKind::P> r;
-        r.p = p;
-        return reduce_values(e, r, plan, op);
+        auto result = norm_values(e, p, plan, op, vector_norm);
+        record_value_reduction(e, result, plan, ReduceKind::Norm, p,
+                               vector_norm ? "LinalgVectorNormBackward0" : "NormBackward1");
+        return result;
     });
 }
 
@@ -604,12 +644,20 @@ namespace detail {
     auto NAME##_impl(const X& x, const std::optional<IntArray>& dims, bool keepdim) {             \
         return reduce_simple<OP>(x, dims, keepdim, #NAME);                                        \
     }
-TENET_REDUCE_SIMPLE_IMPL(prod, ProdOp)
 TENET_REDUCE_SIMPLE_IMPL(any, any_op)
 TENET_REDUCE_SIMPLE_IMPL(all, all_op)
 #undef TENET_REDUCE_SIMPLE_IMPL
 template <class X>
+auto prod_impl(const X& x, const std::optional<IntArray>& dims, bool keepdim) {
+    auto result = reduce_simple<ProdOp>(x, dims, keepdim, "prod");
+    record_value_reduction(x, result, plan_reduction(x.shape(), dims, keepdim, "prod"), ReduceKind::Prod, 0.0,
+                           dims ? "ProdBackward1" : "ProdBackward0");
+    return result;
+}
+template <class X>
 auto sum_impl(const X& x, const std::optional<IntArray>& dims, bool keepdim) {
+    if (!dims)
+        if (auto fused = sum_with_gradients(x, false)) return *fused;
     auto result = reduce_simple<SumOp>(x, dims, keepdim, "sum");
     record_reduction(x, result, plan_reduction(x.shape(), dims, keepdim, "sum"), false);
     return result;

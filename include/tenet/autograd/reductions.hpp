@@ -1,0 +1,173 @@
+#pragma once
+// Backward of the reductions other than sum and mean: prod, amax/amin, max/min (over all
+// elements and along a dim) and the p-norms, with PyTorch's rules and names.
+//
+// Each node saves its input expression (not a materialised copy: the backward evaluates it
+// again in one pass) and its result, computes the gradient with respect to that input as
+// one tensor, and pushes it through the input expression to its leaves as a fused node
+// would (leaf_gradients). Ties share the gradient evenly (amax, amin, max(), min(), the
+// inf-norms), as PyTorch; max(dim)/min(dim) send it to the returned index.
+
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "tenet/autograd/engine.hpp"
+#include "tenet/autograd/grad_mode.hpp"
+#include "tenet/autograd/node.hpp"
+#include "tenet/autograd/record.hpp"
+#include "tenet/expr/math.hpp"
+#include "tenet/expr/operators.hpp"
+#include "tenet/ops/reduce.hpp"
+
+namespace tenet::autograd {
+
+/// The reduced dims of a plan, and its shape with them kept as 1.
+inline IntArray reduced_dims(const detail::ReducePlan& p) {
+    IntArray dims;
+    for (size_t d = 0; d < p.reduced.size(); ++d)
+        if (p.reduced[d]) dims.push_back(static_cast<int64_t>(d));
+    return dims;
+}
+inline IntArray keepdim_shape(const detail::ReducePlan& p) {
+    IntArray keep(p.shape.size());
+    for (size_t d = 0; d < p.shape.size(); ++d) keep[d] = p.reduced[d] ? 1 : p.shape[d];
+    return keep;
+}
+
+/// d(result)/d(input) * grad for a reduction with a value result.
+template <class V, class E>
+struct ValueReductionNode final : Node {
+    ValueReductionNode(const E& e, const Tensor<V>& result, const detail::ReducePlan& plan, detail::ReduceKind k,
+                       double p_, std::string n)
+        : saved(e, std::move(n)),
+          out(result.detach()),  // no autograd state: saving the node's own output makes no cycle
+          out_version(SavedVersion::save(out)),
+          dims(reduced_dims(plan)),
+          keep(keepdim_shape(plan)),
+          kind(k),
+          p(p_) {
+        next_edges = leaf_edges(e, std::make_index_sequence<E::num_leaves>{});
+    }
+    std::string name() const override { return saved.name; }
+    std::vector<TensorBase> apply(const TensorBase& grad) override {
+        const E& e = saved.unpack();
+        out_version.check(saved.name, E::num_leaves);
+        // The 0-"norm" counts non-zeros: PyTorch gives no gradient at all (grad stays undefined).
+        if (kind == detail::ReduceKind::Norm && p == 0) return std::vector<TensorBase>(next_edges.size());
+        const IntArray& shape = saved.shape;
+        const Tensor<V> x = e;  // the input, evaluated again
+        const Tensor<V> g = Tensor<V>(grad.impl_ptr()).contiguous().view(keep).expand(shape);
+        const Tensor<V> y = out.contiguous().view(keep).expand(shape);
+        return leaf_gradients(e, expr::Leaf<V>(input_gradient(x, y, g)), next_edges, shape,
+                              std::make_index_sequence<E::num_leaves>{});
+    }
+    void release_variables() override {
+        saved.release();
+        out = Tensor<V>();
+    }
+
+    /// g shared evenly by the elements where `hit` is true, per reduced group.
+    Tensor<V> evenly(const Tensor<V>& hit_mask, const Tensor<V>& g) const {
+        const Tensor<V> count = sum(hit_mask, dims, true);
+        return Tensor<V>(hit_mask * g / count);
+    }
+    Tensor<V> input_gradient(const Tensor<V>& x, const Tensor<V>& y, const Tensor<V>& g) const {
+        using K = detail::ReduceKind;
+        switch (kind) {
+            case K::Prod: {
+                // y / x, except at zeros: a lone zero gets the product of the others, and
+                // with two or more zeros every gradient is 0.
+                const Tensor<V> zeros = sum(cast<V>(x == 0), dims, true);
+                const Tensor<V> others = prod(where(x == 0, 1, x), dims, true);
+                return Tensor<V>(where(x == 0, where(zeros == 1, g * others, 0), g * y / x));
+            }
+            case K::Extremum:
+                return evenly(Tensor<V>(cast<V>(x == y)), g);
+            case K::Norm: {
+                if (p == 1) return Tensor<V>(g * sign(x));
+                if (std::isinf(p)) return Tensor<V>(sign(x) * evenly(Tensor<V>(cast<V>(abs(x) == y)), g));
+                if (p == 2) return Tensor<V>(where(y == 0, 0, g * x / y));
+                return Tensor<V>(where(y == 0, 0, g * x * pow(abs(x), p - 2) / pow(y, p - 1)));
+            }
+        }
+        return {};
+    }
+
+    SavedExpression<E> saved;
+    Tensor<V> out;
+    SavedVersion out_version;
+    IntArray dims, keep;
+    detail::ReduceKind kind;
+    double p;
+};
+
+/// max(dim)/min(dim): the gradient goes to the returned index along dim.
+template <class V, class E>
+struct IndexReductionNode final : Node {
+    IndexReductionNode(const E& e, const Tensor<int64_t>& idx, int64_t d, std::string n)
+        : saved(e, std::move(n)), indices(idx), dim(d) {
+        next_edges = leaf_edges(e, std::make_index_sequence<E::num_leaves>{});
+    }
+    std::string name() const override { return saved.name; }
+    std::vector<TensorBase> apply(const TensorBase& grad) override {
+        const E& e = saved.unpack();
+        const IntArray& shape = saved.shape;
+        const Tensor<V> g = Tensor<V>(grad.impl_ptr()).contiguous();
+        const Tensor<int64_t> idx = indices.contiguous();
+        Tensor<V> dx = zeros<V>(shape);
+        int64_t outer = 1, inner = 1;
+        for (int64_t d = 0; d < dim; ++d) outer *= shape[static_cast<size_t>(d)];
+        for (size_t d = static_cast<size_t>(dim) + 1; d < shape.size(); ++d) inner *= shape[d];
+        const int64_t n = shape.empty() ? 1 : shape[static_cast<size_t>(dim)];
+        V* o = dx.data_ptr();
+        const V* gp = g.data_ptr();
+        const int64_t* ip = idx.data_ptr();
+        for (int64_t a = 0; a < outer; ++a)
+            for (int64_t b = 0; b < inner; ++b) o[(a * n + ip[a * inner + b]) * inner + b] = gp[a * inner + b];
+        return leaf_gradients(e, expr::Leaf<V>(dx), next_edges, shape, std::make_index_sequence<E::num_leaves>{});
+    }
+    void release_variables() override {
+        saved.release();
+        indices = Tensor<int64_t>();
+    }
+
+    SavedExpression<E> saved;
+    Tensor<int64_t> indices;
+    int64_t dim;
+};
+
+}  // namespace tenet::autograd
+
+namespace tenet::detail {
+
+template <class X, class R>
+void record_value_reduction(const X& x, const Tensor<R>& result, const ReducePlan& plan, ReduceKind kind, double p,
+                            const char* name) {
+    if constexpr (FloatingElement<R> && std::is_same_v<R, typename expr::node_t<X>::value_type>) {
+        if (!autograd::GradMode::is_enabled()) return;
+        const auto e = expr::as_node(x);
+        if (!autograd::any_leaf_requires_grad(e)) return;
+        using E = std::remove_cvref_t<decltype(e)>;
+        autograd::set_history(result,
+                              std::make_shared<autograd::ValueReductionNode<R, E>>(e, result, plan, kind, p, name));
+    }
+}
+
+template <class X, class V>
+void record_index_reduction(const X& x, const Tensor<V>& values, const Tensor<int64_t>& indices, int64_t dim,
+                            bool keepdim, const char* name) {
+    if constexpr (FloatingElement<V>) {
+        if (!autograd::GradMode::is_enabled()) return;
+        const auto e = expr::as_node(x);
+        if (!autograd::any_leaf_requires_grad(e)) return;
+        using E = std::remove_cvref_t<decltype(e)>;
+        const int64_t nd = static_cast<int64_t>(e.shape().size());
+        const int64_t d = nd == 0 ? 0 : (dim < 0 ? dim + nd : dim);
+        // indices in the input's rank (keepdim = false dropped the dim)
+        const Tensor<int64_t> idx = keepdim || nd == 0 ? indices : indices.unsqueeze(d);
+        autograd::set_history(values, std::make_shared<autograd::IndexReductionNode<V, E>>(e, idx, d, name));
+    }
+}
+
+}  // namespace tenet::detail
