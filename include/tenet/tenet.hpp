@@ -38,3 +38,4 @@
 #include "tenet/autograd/record.hpp"
 #include "tenet/autograd/variable.hpp"
 #include "tenet/autograd/gradcheck.hpp"
+#include "tenet/autograd/linalg.hpp"
