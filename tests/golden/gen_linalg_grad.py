@@ -10,7 +10,7 @@ output element gets a different upstream gradient) and records f's value, its gr
 gradient of every input. Matrices that are inverted or factored are made well conditioned here
 (a multiple of the identity added, or A A^T + I) and passed in as the leaves themselves.
 One case takes its expected gradient from maths instead (det of a singular matrix, below).
-Eigenvectors are compared through V * V (their signs are arbitrary). The C++ side is
+Eigenvectors and singular vectors are compared through sign-invariant functions (V * V, U Vh). The C++ side is
 tests/linalg/test_linalg_grad.cpp.
 """
 import os
@@ -143,6 +143,14 @@ case("eigh eigenvectors squared", "[&] { auto V = linalg::eigh(x0).eigenvectors;
      lambda a: torch.linalg.eigh(a).eigenvectors ** 2, [symmetric((2, 3, 3), 9)], check_name=False)
 case("svdvals wide", "linalg::svdvals(x0)", torch.linalg.svdvals, [v(3, 4, seed=10)])
 case("svdvals batched tall", "linalg::svdvals(x0)", torch.linalg.svdvals, [v(2, 4, 3, seed=10)])
+case("svd U Vh product tall", "[&] { auto r = linalg::svd(x0, false); return matmul(r.U, r.Vh); }()",
+     lambda a: (lambda r: r.U @ r.Vh)(torch.linalg.svd(a, full_matrices=False)), [v(4, 3, seed=12)],
+     check_name=False)
+case("svd U squared wide full", "[&] { auto U = linalg::svd(x0).U; return Tensor<double>(U * U); }()",
+     lambda a: torch.linalg.svd(a).U ** 2, [v(2, 3, 4, seed=13)], check_name=False)
+case("svd Vh squared tall", "[&] { auto r = linalg::svd(x0, false); return Tensor<double>(r.Vh * r.Vh); }()",
+     lambda a: torch.linalg.svd(a, full_matrices=False).Vh ** 2, [v(4, 3, seed=14)], check_name=False)
+case("svd S", "linalg::svd(x0).S", lambda a: torch.linalg.svd(a).S, [v(3, 4, seed=15)])
 case("cholesky", "linalg::cholesky(x0)", torch.linalg.cholesky, [spd((2, 3, 3), 11)])
 case("cholesky upper", "linalg::cholesky(x0, true)", lambda a: torch.linalg.cholesky(a, upper=True),
      [spd((3, 3), 11)])

@@ -175,6 +175,45 @@ TEST_CASE("linalg gradcheck: eigh eigvalsh svdvals") {
     CHECK(check([](const In& in) { return linalg::svdvals(in[0]); }, {uniform({3, 3})}));
 }
 
+TEST_CASE("linalg gradcheck: svd through sign-invariant functions") {
+    manual_seed(26);
+    // A column of U and the matching row of Vh may both flip sign: U Vh, U * U and Vh * Vh do not.
+    auto uv = [](const In& in) {
+        const auto r = linalg::svd(in[0], false);
+        return matmul(r.U, Tensor<double>(r.Vh * Tensor<double>(exp(r.S)).unsqueeze(-1)));
+    };
+    auto uu = [](const In& in) {
+        const auto r = linalg::svd(in[0], false);
+        return Tensor<double>(r.U * r.U * 1.5 + r.S.unsqueeze(-2));
+    };
+    auto vv = [](const In& in) {
+        const auto r = linalg::svd(in[0], false);
+        return Tensor<double>(r.Vh * r.Vh);
+    };
+    for (const IntArray& shape : {IntArray{4, 3}, IntArray{3, 4}, IntArray{3, 3}, IntArray{2, 4, 2}}) {
+        INFO("shape " << shape);
+        const auto x = uniform(shape);
+        CHECK(check(uv, {x}));
+        CHECK(check(uu, {x}));
+        CHECK(check(vv, {x}));
+    }
+    // Full matrices: the first k columns of U and rows of Vh carry the gradient.
+    CHECK(check(
+        [](const In& in) {
+            const auto r = linalg::svd(in[0], true);
+            const auto u = r.U.narrow(-1, 0, 3);
+            return Tensor<double>(u * u + r.S.unsqueeze(-2));
+        },
+        {uniform({5, 3})}));
+    CHECK(check(
+        [](const In& in) {
+            const auto r = linalg::svd(in[0], true);
+            const auto vh = r.Vh.narrow(-2, 0, 2);
+            return Tensor<double>(vh * vh);
+        },
+        {uniform({2, 4})}));
+}
+
 TEST_CASE("linalg gradcheck: cholesky lower and upper") {
     manual_seed(18);
     auto spd = [](const Tensor<double>& x) {
@@ -216,6 +255,10 @@ TEST_CASE("linalg grad: grad_fn names of the decompositions") {
     CHECK(e.eigenvalues.grad_fn()->name() == "LinalgEighBackward0");
     CHECK(e.eigenvectors.grad_fn()->name() == "LinalgEighBackward0");
     CHECK(linalg::svdvals(a).grad_fn()->name() == "LinalgSvdBackward0");
+    const auto sv = linalg::svd(a);
+    CHECK(sv.U.grad_fn()->name() == "LinalgSvdBackward0");
+    CHECK(sv.S.grad_fn()->name() == "LinalgSvdBackward0");
+    CHECK(sv.Vh.grad_fn()->name() == "LinalgSvdBackward0");
     auto p = Tensor<double>(matmul(a, a.t()));
     CHECK(linalg::cholesky(p).grad_fn()->name() == "LinalgCholeskyExBackward0");
     CHECK(vdot(a[0], a[1]).grad_fn()->name() == "VdotBackward0");

@@ -258,6 +258,74 @@ void record_eigh(const Tensor<T>& A, const Tensor<T>& L, const Tensor<T>& V) {
                         });
 }
 
+/// PyTorch's svd_backward (real case) for one matrix, from the reduced U (m x k), S, Vh
+/// (k x n) and the gradients that are defined (null: zero). With skew(X) = X - X^T and
+/// E_ij = S_j^2 - S_i^2 (1 on the diagonal), the core is
+///   R = (skew(U^T gU) S + S skew(Vh gVh^T)) / E + diag(gS),
+/// and gA = U R Vh, plus (I - U U^T) gU S^-1 Vh when m > n, or U S^-1 gVh (I - Vh^T Vh)
+/// when m < n.
+template <class T>
+EMat<T> svd_backward_matrix(const EMat<T>& U, const EMat<T>& S, const EMat<T>& Vh, const EMat<T>* gU,
+                            const EMat<T>* gS, const EMat<T>* gVh) {
+    const int64_t m = U.rows(), n = Vh.cols(), k = S.rows();
+    const Eigen::Matrix<T, Eigen::Dynamic, 1> s = S.col(0);
+    if (!gU && !gVh) return U * gS->col(0).asDiagonal() * Vh;
+    EMat<T> R = EMat<T>::Zero(k, k);
+    if (gU) {
+        const EMat<T> x = U.transpose() * *gU;
+        R += (x - x.transpose()) * s.asDiagonal();
+    }
+    if (gVh) {
+        const EMat<T> y = Vh * gVh->transpose();
+        R += s.asDiagonal() * (y - y.transpose());
+    }
+    for (int64_t i = 0; i < k; ++i)
+        for (int64_t j = 0; j < k; ++j) R(i, j) /= i == j ? T(1) : s(j) * s(j) - s(i) * s(i);
+    if (gS) R += gS->col(0).asDiagonal();
+    const Eigen::Matrix<T, Eigen::Dynamic, 1> sinv = s.cwiseInverse();
+    if (m > n && gU) {
+        const EMat<T> gus = *gU * sinv.asDiagonal();
+        return (U * R + gus - U * (U.transpose() * gus)) * Vh;
+    }
+    if (m < n && gVh) {
+        const EMat<T> sgv = sinv.asDiagonal() * *gVh;
+        return U * (R * Vh + sgv - (sgv * Vh.transpose()) * Vh);
+    }
+    return U * R * Vh;
+}
+
+/// svd: one node per output (U, S, Vh), each the svd backward with the other gradients zero.
+/// Full U and Vh are narrowed to their first k = min(m, n) columns / rows, as PyTorch does:
+/// the rest is an arbitrary completion with no gradient.
+template <class T>
+void record_svd(const Tensor<T>& A, const Tensor<T>& U, const Tensor<T>& S, const Tensor<T>& Vh) {
+    if (!linalg_records(A)) return;
+    const int64_t k = S.sizes()[S.dim() - 1];
+    for (int which = 0; which < 3; ++which) {
+        const Tensor<T>& out = which == 0 ? U : (which == 1 ? S : Vh);
+        autograd::attach<T>(
+            out, "LinalgSvdBackward0", {A}, {U, S, Vh},
+            [which, k](const Tensor<T>& g, const std::vector<Tensor<T>>& s, const std::vector<bool>&) {
+                const IntArray shape =
+                    with_dims(batch_of(s[0].sizes()), {s[0].sizes()[s[0].dim() - 2], s[2].sizes()[s[2].dim() - 1]});
+                return std::vector<Tensor<T>>{autograd::per_matrix<T>(shape, [&](int64_t b) {
+                    const EMat<T> u = load(s[0], b).leftCols(k), vh = load(s[2], b).topRows(k);
+                    const EMat<T> sv = load(s[1].unsqueeze(-1), b);
+                    if (which == 1) {
+                        const EMat<T> gs = load(g.unsqueeze(-1), b);
+                        return svd_backward_matrix<T>(u, sv, vh, nullptr, &gs, nullptr);
+                    }
+                    if (which == 0) {
+                        const EMat<T> gu = load(g, b).leftCols(k);
+                        return svd_backward_matrix<T>(u, sv, vh, &gu, nullptr, nullptr);
+                    }
+                    const EMat<T> gvh = load(g, b).topRows(k);
+                    return svd_backward_matrix<T>(u, sv, vh, nullptr, nullptr, &gvh);
+                })};
+            });
+    }
+}
+
 /// svdvals: gA = U diag(gS) V^T with the reduced SVD of A (recomputed on backward).
 template <class T>
 void record_svdvals(const Tensor<T>& A, const Tensor<T>& S) {

@@ -55,6 +55,9 @@ void record_solve(const Tensor<T>& A, const Tensor<T>& B, const Tensor<T>& X, bo
 /// eigenvalues L and eigenvectors V of symmetric A; V may be undefined (eigvalsh).
 template <class T>
 void record_eigh(const Tensor<T>& A, const Tensor<T>& L, const Tensor<T>& V);
+/// A = U diag(S) Vh (U and Vh full or reduced).
+template <class T>
+void record_svd(const Tensor<T>& A, const Tensor<T>& U, const Tensor<T>& S, const Tensor<T>& Vh);
 /// S = svdvals(A).
 template <class T>
 void record_svdvals(const Tensor<T>& A, const Tensor<T>& S);

@@ -10,9 +10,9 @@
 // Singular and non-positive-definite inputs throw value_error with PyTorch's message (which
 // diagonal element or leading minor failed, and which batch element).
 //
-// Gradients (autograd/linalg.hpp): inv, det, slogdet (logabsdet), solve, eigh/eigvalsh,
-// svdvals and cholesky record one node each with PyTorch's grad_fn name; svd, qr, lstsq and
-// the matrix norms built on singular values are not differentiable yet.
+// Gradients (autograd/linalg.hpp): inv, det, slogdet (logabsdet), solve, eigh/eigvalsh, svd,
+// svdvals and cholesky record one node per differentiable output with PyTorch's grad_fn
+// name; qr, lstsq and the matrix norms built on singular values are not differentiable yet.
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
@@ -313,6 +313,7 @@ auto svd(const X& x, bool full_matrices = true) {
         detail::store(r.S, b, sv.singularValues());
         detail::store(r.Vh, b, sv.matrixV().transpose());
     }
+    detail::record_svd(A, r.U, r.S, r.Vh);
     return r;
 }
 
