@@ -40,4 +40,5 @@
 #include "tenet/autograd/variable.hpp"
 #include "tenet/autograd/reductions.hpp"
 #include "tenet/autograd/gradcheck.hpp"
+#include "tenet/autograd/linalg.hpp"
 #include "tenet/autograd/graphviz.hpp"

@@ -10,6 +10,7 @@
 #include "tenet/core/static_tensor.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/node.hpp"
+#include "tenet/linalg/autograd_hooks.hpp"
 #include "tenet/linalg/gemm.hpp"
 
 namespace tenet {

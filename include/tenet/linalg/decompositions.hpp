@@ -9,6 +9,10 @@
 //
 // Singular and non-positive-definite inputs throw value_error with PyTorch's message (which
 // diagonal element or leading minor failed, and which batch element).
+//
+// Gradients (autograd/linalg.hpp): inv, det, slogdet (logabsdet), solve, eigh/eigvalsh, svd,
+// svdvals and cholesky record one node per differentiable output with PyTorch's grad_fn
+// name; qr, lstsq and the matrix norms built on singular values are not differentiable yet.
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
@@ -227,6 +231,28 @@ Tensor<T> matrix_norm_impl(const Tensor<T>& A, std::string_view ord_name, double
     return restore_dims(r, d0, d1, keepdim);
 }
 
+/// solve's kernel: X with A X = B, B a batch of vectors when `vector`.
+template <class T>
+Tensor<T> solve_impl(const Tensor<T>& A, const Tensor<T>& B, bool vector, const char* op) {
+    const int64_t n = A.sizes()[A.dim() - 1];
+    if (B.dim() == 0) fail<shape_error>(op, ": B must have at least 1 dimension");
+    const Tensor<T> Bm = vector ? B.unsqueeze(-1) : B;
+    if (Bm.sizes()[Bm.dim() - 2] != n)
+        fail<shape_error>(op, ": Incompatible shapes of A and B for the equation AX = B (", dims_x(A.sizes()), " and ",
+                          dims_x(B.sizes()), ")");
+    const int64_t k = Bm.sizes()[Bm.dim() - 1];
+    const IntArray batch = broadcast_shapes(batch_of(A.sizes()), batch_of(Bm.sizes()), op);
+    const Tensor<T> Ae = A.expand(with_dims(batch, {n, n}));
+    const Tensor<T> Be = Bm.expand(with_dims(batch, {n, k}));
+    Tensor<T> out = new_tensor<T>(with_dims(batch, {n, k}));
+    const int64_t count = product(batch);
+    for (int64_t i = 0; i < count; ++i) {
+        const auto lu = checked_lu(load(Ae, i), op, "solve", i, count);
+        store(out, i, lu.solve(load(Be, i)));
+    }
+    return vector ? out.squeeze(-1) : out;
+}
+
 }  // namespace detail
 
 namespace linalg {
@@ -255,6 +281,7 @@ auto eigh(const X& x, std::string_view uplo = "L") {
         detail::store(r.eigenvalues, b, es.eigenvalues());
         detail::store(r.eigenvectors, b, es.eigenvectors());
     }
+    detail::record_eigh(A, r.eigenvalues, r.eigenvectors);
     return r;
 }
 
@@ -286,6 +313,7 @@ auto svd(const X& x, bool full_matrices = true) {
         detail::store(r.S, b, sv.singularValues());
         detail::store(r.Vh, b, sv.matrixV().transpose());
     }
+    detail::record_svd(A, r.U, r.S, r.Vh);
     return r;
 }
 
@@ -300,6 +328,7 @@ auto svdvals(const X& x) {
     Tensor<T> S = detail::new_tensor<T>(detail::with_dims(batch, {k}));
     for (int64_t b = 0, count = product(batch); b < count; ++b)
         detail::store(S, b, detail::singular_values(detail::load(A, b)));
+    detail::record_svdvals(A, S);
     return S;
 }
 
@@ -346,6 +375,7 @@ auto cholesky(const X& x, bool upper = false) {
         if (upper) detail::store(L, b, l.transpose());
         else detail::store(L, b, l);
     }
+    detail::record_cholesky(A, L, upper);
     return L;
 }
 
@@ -360,6 +390,7 @@ auto inv(const X& x) {
     const int64_t count = product(detail::batch_of(A.sizes()));
     for (int64_t b = 0; b < count; ++b)
         detail::store(out, b, detail::checked_lu(detail::load(A, b), op, "inversion", b, count).inverse());
+    detail::record_inv(A, out);
     return out;
 }
 
@@ -376,6 +407,7 @@ auto det(const X& x) {
         const detail::EMat<T> M = detail::load(A, b);
         out.data_ptr()[b] = M.rows() == 0 ? T(1) : Eigen::PartialPivLU<detail::EMat<T>>(M).determinant();
     }
+    detail::record_det(A, out);
     return out;
 }
 
@@ -408,6 +440,7 @@ auto slogdet(const X& x) {
         r.sign.data_ptr()[b] = sign;
         r.logabsdet.data_ptr()[b] = logabs;
     }
+    detail::record_slogdet(A, r.logabsdet);
     return r;
 }
 
@@ -421,26 +454,12 @@ auto solve(const X& a, const Y& b) {
     using T = typename decltype(A)::value_type;
     detail::check_same_dtype<T, detail::operand_value_t<Y>>(op);
     detail::check_square(A, op);
-    Tensor<T> B = detail::materialize(b, op);
-    const int64_t n = A.sizes()[A.dim() - 1];
+    const Tensor<T> B = detail::materialize(b, op);
     const bool vector = B.dim() == 1 || (B.dim() == A.dim() - 1 && B.sizes() == IntArray(A.sizes().begin(),
                                                                                           A.sizes().end() - 1));
-    if (B.dim() == 0) detail::fail<shape_error>(op, ": B must have at least 1 dimension");
-    const Tensor<T> Bm = vector ? B.unsqueeze(-1) : B;
-    if (Bm.sizes()[Bm.dim() - 2] != n)
-        detail::fail<shape_error>(op, ": Incompatible shapes of A and B for the equation AX = B (",
-                                  detail::dims_x(A.sizes()), " and ", detail::dims_x(B.sizes()), ")");
-    const int64_t k = Bm.sizes()[Bm.dim() - 1];
-    const IntArray batch = detail::broadcast_shapes(detail::batch_of(A.sizes()), detail::batch_of(Bm.sizes()), op);
-    const Tensor<T> Ae = A.expand(detail::with_dims(batch, {n, n}));
-    const Tensor<T> Be = Bm.expand(detail::with_dims(batch, {n, k}));
-    Tensor<T> out = detail::new_tensor<T>(detail::with_dims(batch, {n, k}));
-    const int64_t count = product(batch);
-    for (int64_t i = 0; i < count; ++i) {
-        const auto lu = detail::checked_lu(detail::load(Ae, i), op, "solve", i, count);
-        detail::store(out, i, lu.solve(detail::load(Be, i)));
-    }
-    return vector ? out.squeeze(-1) : out;
+    Tensor<T> solution = detail::untracked([&] { return detail::solve_impl(A, B, vector, op); });
+    detail::record_solve(A, B, solution, vector);
+    return solution;
 }
 
 /// torch.linalg.lstsq (driver gelsy): the X minimising ||A X - B|| (minimum norm when A is

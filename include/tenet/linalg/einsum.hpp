@@ -12,6 +12,10 @@
 // read in place is copied.
 //
 // The parser is constexpr: the compile-time form (linalg/static_einsum.hpp) reuses it.
+//
+// Gradients: einsum is composed of recorded steps (diagonal and permute views, sums, bmm,
+// broadcast multiplies, a copy), so its backward is theirs; the result's grad_fn is the last
+// step's (CopyBackwards), not PyTorch's.
 
 #include <array>
 #include <algorithm>
@@ -233,8 +237,15 @@ Labeled<T> contract_pair(Labeled<T> a, Labeled<T> b, const std::vector<int>& lat
     // Broadcast size-1 dims of shared labels to the common size (stride-0 views).
     auto expand_shared = [&](Labeled<T>& x) {
         IntArray want;
-        for (int l : x.labels) want.push_back(has_label(batch, l) || has_label(inner, l) ? size[l] : -1);
+        bool grows = false;
+        for (int l : x.labels) {
+            want.push_back(has_label(batch, l) || has_label(inner, l) ? size[l] : -1);
+            grows = grows || (want.back() != -1 && want.back() != x.t.sizes()[want.size() - 1]);
+        }
         x.t = x.t.expand(want);
+        // A recorded view of an expanded tensor cannot route its gradient back (its elements
+        // alias), so a broadcast operand is copied before arrange permutes it.
+        if (grows && linalg_records(x.t)) x.t = x.t.contiguous();
     };
     expand_shared(a);
     expand_shared(b);
@@ -264,8 +275,7 @@ Labeled<T> contract_pair(Labeled<T> a, Labeled<T> b, const std::vector<int>& lat
     bo.insert(bo.end(), inner.begin(), inner.end());
     bo.insert(bo.end(), right.begin(), right.end());
     const Tensor<T> x = arrange(a, ao, {B, M, K}), y = arrange(b, bo, {B, K, N});
-    Tensor<T> r = new_tensor<T>({B, M, N});
-    batched_gemm<T>(x, y, r, T(1), T(0));
+    const Tensor<T> r = tenet::bmm(x, y);  // recorded when an operand requires grad
     return {r.view(out_shape), out_labels};
 }
 
@@ -331,7 +341,13 @@ Tensor<T> einsum_impl(std::string_view equation, const std::vector<Tensor<T>>& o
             strides[u] += t.strides()[d];
         }
         for (size_t d = 0; d < unique.size(); ++d) meet(unique[d], sizes[d], i);
-        ops.push_back({strided_view(t, sizes, strides, t.storage_offset()), unique});
+        if (unique.size() == labels.size()) {
+            ops.push_back({t, unique});
+            continue;
+        }
+        Tensor<T> diagonal = strided_view(t, sizes, strides, t.storage_offset());
+        record_view(t, diagonal, "DiagonalBackward0");
+        ops.push_back({diagonal, unique});
     }
     std::vector<int> output;
     for (size_t j = 0; j < eq.lengths[n]; ++j) {

@@ -4,6 +4,7 @@
 // (integer products are exact and wrap as PyTorch's). Operands may be views or expressions:
 // an expression is evaluated once; a view whose matrices have a unit stride (contiguous or
 // transposed) goes to the GEMM in place (linalg/gemm.hpp), a broadcast batch dim is never copied.
+// Each result is one autograd node with PyTorch's grad_fn name (autograd/linalg.hpp).
 //
 // With static shapes (StaticTensor<T, Shape<2, 3>>) matmul's result shape is deduced at
 // compile time, and inner dimensions that differ are a compile error naming both shapes.
@@ -252,6 +253,24 @@ Tensor<T> matmul_impl(const Tensor<T>& a, const Tensor<T>& b, const char* op) {
     return out;
 }
 
+/// PyTorch 1.13's grad_fn name for torch.matmul of operands with these dims: the batched
+/// cases end in a view of a bmm (UnsafeViewBackward0), or a copy for 2-D @ batched.
+inline const char* matmul_backward_name(int64_t da, int64_t db) {
+    if (da == 1 && db == 1) return "DotBackward0";
+    if (da == 2 && db == 1) return "MvBackward0";
+    if (da == 1 && db == 2) return "SqueezeBackward3";
+    if (da == 2 && db == 2) return "MmBackward0";
+    return da == 2 ? "CloneBackward0" : "UnsafeViewBackward0";
+}
+
+/// Runs a product kernel with recording off, then records its result as one node.
+template <class T, class F>
+Tensor<T> recorded_product(const char* name, const Tensor<T>& a, const Tensor<T>& b, F&& kernel) {
+    Tensor<T> r = untracked(kernel);
+    record_product(name, ProductKind::Matmul, r, a, b, Tensor<T>(), 0.0, 1.0);
+    return r;
+}
+
 /// Materialises both operands and checks their dtypes, then calls f(a, b).
 template <class X, class Y, class F>
 auto binary_product(const X& x, const Y& y, const char* op, F&& f) {
@@ -277,7 +296,8 @@ template <expr::TensorOperand X, expr::TensorOperand Y>
 auto matmul(const X& a, const Y& b) {
     using S = static_matmul_t<detail::operand_shape_t<X>, detail::operand_shape_t<Y>>;
     auto r = detail::binary_product(a, b, "matmul", [](const auto& x, const auto& y) {
-        return detail::matmul_impl(x, y, "matmul");
+        return detail::recorded_product(detail::matmul_backward_name(x.dim(), y.dim()), x, y,
+                                        [&] { return detail::matmul_impl(x, y, "matmul"); });
     });
     return detail::with_static_shape<S>(std::move(r));
 }
@@ -285,34 +305,41 @@ auto matmul(const X& a, const Y& b) {
 /// torch.mm: (n x k) @ (k x p), both 2-D.
 template <expr::TensorOperand X, expr::TensorOperand Y>
 auto mm(const X& a, const Y& b) {
-    return detail::binary_product(a, b, "mm", [](const auto& x, const auto& y) { return detail::mm_impl(x, y, "mm"); });
+    return detail::binary_product(a, b, "mm", [](const auto& x, const auto& y) {
+        return detail::recorded_product("MmBackward0", x, y, [&] { return detail::mm_impl(x, y, "mm"); });
+    });
 }
 
 /// torch.bmm: (b x n x k) @ (b x k x p), both 3-D with equal batch sizes (no broadcasting).
 template <expr::TensorOperand X, expr::TensorOperand Y>
 auto bmm(const X& a, const Y& b) {
-    return detail::binary_product(a, b, "bmm",
-                                  [](const auto& x, const auto& y) { return detail::bmm_impl(x, y, "bmm"); });
+    return detail::binary_product(a, b, "bmm", [](const auto& x, const auto& y) {
+        return detail::recorded_product("BmmBackward0", x, y, [&] { return detail::bmm_impl(x, y, "bmm"); });
+    });
 }
 
 /// torch.mv: (n x k) matrix times k-vector.
 template <expr::TensorOperand X, expr::TensorOperand Y>
 auto mv(const X& a, const Y& v) {
-    return detail::binary_product(a, v, "mv", [](const auto& x, const auto& y) { return detail::mv_impl(x, y, "mv"); });
+    return detail::binary_product(a, v, "mv", [](const auto& x, const auto& y) {
+        return detail::recorded_product("MvBackward0", x, y, [&] { return detail::mv_impl(x, y, "mv"); });
+    });
 }
 
 /// torch.dot: inner product of two 1-D tensors of equal size (a 0-d tensor).
 template <expr::TensorOperand X, expr::TensorOperand Y>
 auto dot(const X& a, const Y& b) {
-    return detail::binary_product(a, b, "dot",
-                                  [](const auto& x, const auto& y) { return detail::dot_impl(x, y, "dot"); });
+    return detail::binary_product(a, b, "dot", [](const auto& x, const auto& y) {
+        return detail::recorded_product("DotBackward0", x, y, [&] { return detail::dot_impl(x, y, "dot"); });
+    });
 }
 
 /// torch.vdot: dot with the first operand conjugated — the same as dot for real tensors.
 template <expr::TensorOperand X, expr::TensorOperand Y>
 auto vdot(const X& a, const Y& b) {
-    return detail::binary_product(a, b, "vdot",
-                                  [](const auto& x, const auto& y) { return detail::dot_impl(x, y, "vdot"); });
+    return detail::binary_product(a, b, "vdot", [](const auto& x, const auto& y) {
+        return detail::recorded_product("VdotBackward0", x, y, [&] { return detail::dot_impl(x, y, "vdot"); });
+    });
 }
 
 namespace linalg {

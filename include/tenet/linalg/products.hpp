@@ -5,7 +5,8 @@
 // linalg::multi_dot (cheapest multiplication order), and trace, diag, tril, triu.
 //
 // In the add* forms beta = 0 ignores the input entirely (NaN and inf in it do not propagate),
-// as in PyTorch; integer tensors take integral beta and alpha only.
+// as in PyTorch; integer tensors take integral beta and alpha only. Each add* result is one
+// autograd node (autograd/linalg.hpp); outer is a recorded broadcast multiply (MulBackward0).
 
 #include <cstdint>
 #include <initializer_list>
@@ -132,9 +133,11 @@ Tensor<T> baddbmm_impl(const Tensor<T>& input, const Tensor<T>& a, const Tensor<
     return out;
 }
 
-/// Materialises three same-dtype operands and calls f(input, a, b, beta, alpha).
+/// Materialises three same-dtype operands, calls f(input, a, b, beta, alpha) with recording
+/// off and records the result as one node named `backward` (PyTorch's grad_fn name).
 template <class I, class X, class Y, class F>
-auto ternary_product(const I& input, const X& x, const Y& y, double beta, double alpha, const char* op, F&& f) {
+auto ternary_product(const I& input, const X& x, const Y& y, double beta, double alpha, const char* op,
+                     const char* backward, ProductKind kind, F&& f) {
     using T = operand_value_t<I>;
     check_same_dtype<T, operand_value_t<X>>(op);
     check_same_dtype<T, operand_value_t<Y>>(op);
@@ -142,7 +145,10 @@ auto ternary_product(const I& input, const X& x, const Y& y, double beta, double
     if constexpr (std::is_same_v<T, operand_value_t<X>> && std::is_same_v<T, operand_value_t<Y>> &&
                   is_gemm_element<T>) {
         const T b = coefficient<T>(beta, op, "beta"), a = coefficient<T>(alpha, op, "alpha");
-        return f(materialize(input, op), materialize(x, op), materialize(y, op), b, a);
+        const Tensor<T> in = materialize(input, op), u = materialize(x, op), v = materialize(y, op);
+        Tensor<T> r = untracked([&] { return f(in, u, v, b, a); });
+        record_product(backward, kind, r, u, v, in, beta, alpha);
+        return r;
     } else {
         return Tensor<T>();  // unreachable: the checks above threw
     }
@@ -234,7 +240,8 @@ Tensor<T> chain_product(const std::vector<Tensor<T>>& m, const std::vector<std::
                         size_t j) {
     if (i == j) return m[i];
     const size_t s = split[i][j];
-    return mm_impl(chain_product(m, split, i, s), chain_product(m, split, s + 1, j), "linalg.multi_dot");
+    const Tensor<T> a = chain_product(m, split, i, s), b = chain_product(m, split, s + 1, j);
+    return recorded_product("MmBackward0", a, b, [&] { return mm_impl(a, b, "linalg.multi_dot"); });
 }
 
 template <class T>
@@ -289,7 +296,8 @@ auto ger(const X& u, const Y& v) {
 /// torch.addmm: beta * input + alpha * (mat1 @ mat2); input broadcasts to (n, p).
 template <expr::TensorOperand I, expr::TensorOperand X, expr::TensorOperand Y>
 auto addmm(const I& input, const X& mat1, const Y& mat2, double beta = 1, double alpha = 1) {
-    return detail::ternary_product(input, mat1, mat2, beta, alpha, "addmm", [](const auto&... args) {
+    return detail::ternary_product(input, mat1, mat2, beta, alpha, "addmm", "AddmmBackward0",
+                                   detail::ProductKind::Matmul, [](const auto&... args) {
         return detail::addmm_impl(args..., "addmm");
     });
 }
@@ -297,7 +305,8 @@ auto addmm(const I& input, const X& mat1, const Y& mat2, double beta = 1, double
 /// torch.addmv: beta * input + alpha * (mat @ vec); input broadcasts to (n).
 template <expr::TensorOperand I, expr::TensorOperand X, expr::TensorOperand Y>
 auto addmv(const I& input, const X& mat, const Y& vec, double beta = 1, double alpha = 1) {
-    return detail::ternary_product(input, mat, vec, beta, alpha, "addmv", [](const auto&... args) {
+    return detail::ternary_product(input, mat, vec, beta, alpha, "addmv", "AddmvBackward0",
+                                   detail::ProductKind::Matmul, [](const auto&... args) {
         return detail::addmv_impl(args..., "addmv");
     });
 }
@@ -305,7 +314,8 @@ auto addmv(const I& input, const X& mat, const Y& vec, double beta = 1, double a
 /// torch.addr: beta * input + alpha * outer(vec1, vec2); input broadcasts to (n, m).
 template <expr::TensorOperand I, expr::TensorOperand X, expr::TensorOperand Y>
 auto addr(const I& input, const X& vec1, const Y& vec2, double beta = 1, double alpha = 1) {
-    return detail::ternary_product(input, vec1, vec2, beta, alpha, "addr", [](const auto&... args) {
+    return detail::ternary_product(input, vec1, vec2, beta, alpha, "addr", "AddrBackward0",
+                                   detail::ProductKind::Outer, [](const auto&... args) {
         return detail::addr_impl(args..., "addr");
     });
 }
@@ -313,7 +323,8 @@ auto addr(const I& input, const X& vec1, const Y& vec2, double beta = 1, double 
 /// torch.addbmm: beta * input + alpha * sum_i batch1[i] @ batch2[i]; input broadcasts to (n, p).
 template <expr::TensorOperand I, expr::TensorOperand X, expr::TensorOperand Y>
 auto addbmm(const I& input, const X& batch1, const Y& batch2, double beta = 1, double alpha = 1) {
-    return detail::ternary_product(input, batch1, batch2, beta, alpha, "addbmm", [](const auto&... args) {
+    return detail::ternary_product(input, batch1, batch2, beta, alpha, "addbmm", "AddbmmBackward0",
+                                   detail::ProductKind::BatchSum, [](const auto&... args) {
         return detail::addbmm_impl(args..., "addbmm");
     });
 }
@@ -321,7 +332,8 @@ auto addbmm(const I& input, const X& batch1, const Y& batch2, double beta = 1, d
 /// torch.baddbmm: beta * input[i] + alpha * batch1[i] @ batch2[i]; input broadcasts to (b, n, p).
 template <expr::TensorOperand I, expr::TensorOperand X, expr::TensorOperand Y>
 auto baddbmm(const I& input, const X& batch1, const Y& batch2, double beta = 1, double alpha = 1) {
-    return detail::ternary_product(input, batch1, batch2, beta, alpha, "baddbmm", [](const auto&... args) {
+    return detail::ternary_product(input, batch1, batch2, beta, alpha, "baddbmm", "BaddbmmBackward0",
+                                   detail::ProductKind::Matmul, [](const auto&... args) {
         return detail::baddbmm_impl(args..., "baddbmm");
     });
 }
@@ -366,12 +378,18 @@ auto diag(const X& x, int64_t diagonal = 0) {
 /// torch.tril: the lower triangle (j - i <= diagonal) of the last two dims; the rest zero.
 template <expr::TensorOperand X>
 auto tril(const X& x, int64_t diagonal = 0) {
-    return detail::triangle_impl<true>(detail::materialize(x, "tril"), diagonal, "tril");
+    const auto t = detail::materialize(x, "tril");
+    auto r = detail::untracked([&] { return detail::triangle_impl<true>(t, diagonal, "tril"); });
+    detail::record_triangle<true>(t, r, diagonal);
+    return r;
 }
 /// torch.triu: the upper triangle (j - i >= diagonal) of the last two dims; the rest zero.
 template <expr::TensorOperand X>
 auto triu(const X& x, int64_t diagonal = 0) {
-    return detail::triangle_impl<false>(detail::materialize(x, "triu"), diagonal, "triu");
+    const auto t = detail::materialize(x, "triu");
+    auto r = detail::untracked([&] { return detail::triangle_impl<false>(t, diagonal, "triu"); });
+    detail::record_triangle<false>(t, r, diagonal);
+    return r;
 }
 
 namespace linalg {
