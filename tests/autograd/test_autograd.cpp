@@ -322,3 +322,13 @@ TEST_CASE("sum and mean of an expression: gradients from the forward pass") {
         CHECK_FALSE(loss.requires_grad());
     }
 }
+
+TEST_CASE("backward through a view of an expanded tensor is refused, not silently wrong") {
+    auto x = tensor({1.0, 2.0, 3.0}).requires_grad_();
+    auto v = x.expand({2, 3}).t();  // TBackward0 over a base whose rows share storage
+    CHECK_THROWS_WITH(v.sum().backward(), Catch::Contains("view of an expanded tensor") &&
+                                              Catch::Contains("[2, 3]") && Catch::Contains("contiguous"));
+    auto w = x.expand({2, 3}).contiguous().t();  // the way around it
+    w.sum().backward();
+    CHECK(x.grad().to_vector() == std::vector<float>{2.0f, 2.0f, 2.0f});
+}

@@ -72,3 +72,12 @@ TEST_CASE("gradcheck: prod amax amin max min and norms") {
     CHECK(autograd::gradcheck([](const In& in) { return norm(in[1], INFINITY); }, {x, y}));
     CHECK(autograd::gradcheck([](const In& in) { return vector_norm(in[0], -INFINITY, IntArray{1}); }, {x}));
 }
+
+TEST_CASE("gradcheck: trace and the diagonal of a matrix") {
+    manual_seed(5);
+    auto a = uniform({3, 4}, -1.0, 1.0);
+    CHECK(autograd::gradcheck([](const In& in) { return trace(in[0]); }, {a}));
+    CHECK(autograd::gradcheck([](const In& in) { return trace(in[0] * in[0]); }, {a}));
+    CHECK(autograd::gradcheck([](const In& in) { return diag(in[0], 1); }, {a}));
+    CHECK(autograd::gradcheck([](const In& in) { return diag(in[0], -1); }, {a}));
+}

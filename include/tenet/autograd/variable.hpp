@@ -35,6 +35,12 @@ struct ViewNode final : Node {
     std::vector<TensorBase> apply(const TensorBase& grad) override {
         const Tensor<T> g(grad.impl_ptr());
         if (name_ == "ExpandBackward0") return {sum_to(g.contiguous(), base_sizes)};
+        // The scatter below relies on every base element having its own storage element.
+        for (size_t d = 0; d < base_sizes.size(); ++d)
+            if (base_strides[d] == 0 && base_sizes[d] > 1)
+                detail::fail<error>(name_, ": backward through a view of an expanded tensor (sizes ", base_sizes,
+                                    ", strides ", base_strides,
+                                    ") is not supported by tenet's autograd yet; call .contiguous() before the view");
         // Scatter g into zeros laid out as the storage both geometries index into.
         const int64_t extent = std::max(detail::storage_extent(base_sizes, base_strides, base_offset),
                                         detail::storage_extent(view_sizes, view_strides, view_offset));

@@ -352,7 +352,9 @@ template <expr::TensorOperand X>
 auto trace(const X& x) {
     const auto t = detail::materialize(x, "trace");
     if (t.dim() != 2) detail::fail<shape_error>("trace: expected a matrix, but got tensor with dim ", t.dim());
-    return tenet::sum(detail::diagonal_view(t, 0));
+    const auto d = detail::diagonal_view(t, 0);
+    detail::record_view(t, d, "DiagonalBackward0");  // the gradient reaches t's diagonal
+    return tenet::sum(d);
 }
 
 /// torch.diag: a 1-D input becomes a square matrix with it on the `diagonal`-th diagonal; a
@@ -370,6 +372,7 @@ auto diag(const X& x, int64_t diagonal = 0) {
     }
     if (t.dim() != 2) detail::fail<shape_error>("diag(): Supports 1D or 2D tensors. Got ", t.dim(), "D");
     const Tensor<T> d = detail::diagonal_view(t, diagonal);
+    detail::record_view(t, d, "DiagonalBackward0");
     Tensor<T> out = detail::new_tensor<T>(d.sizes());
     out.copy_(d);
     return out;
