@@ -179,10 +179,16 @@ static void autograd_section() {
     std::cout << "e = " << e << ": de/da = " << a.grad() << ", de/db = " << b.grad() << "\n";
     auto w = randn({4}).requires_grad_();
     auto inputs = randn({4}), targets = rand({4});
-    // One fused forward node, and a backward that is itself one fused pass per weight.
+    // One node: the mean of a fused expression. Its forward pass also computes dloss/dw
+    // (sharing sigmoid), so backward only scales it by 1/n.
     auto loss = ((sigmoid(inputs * w) - targets).pow(2)).mean();
+    std::cout << "the recorded graph (Graphviz):\n" << autograd::to_dot(loss);
     loss.backward();
     std::cout << "loss = " << loss << "\ndloss/dw = " << w.grad() << "\n";
+    auto m = randn({3, 3}, kFloat64).requires_grad_();
+    auto logdet = linalg::slogdet(matmul(m, m.t()) + eye(3, kFloat64)).logabsdet;
+    logdet.backward();
+    std::cout << "d logdet(m m^T + I) / dm = " << m.grad() << "\n";
     {
         NoGradGuard no_grad;
         Tensor<float> frozen = w * 2;
