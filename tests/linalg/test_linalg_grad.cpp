@@ -10,7 +10,13 @@
 
 #include <tenet/tenet.hpp>
 
+// The golden cases' helpers (make_input, check_forward, check_grad), at relative 1e-10: the
+// factorizations (Eigen here, LAPACK in PyTorch) round differently, by far less than this.
+#define AUTOGRAD_CASE_TOLERANCE 1e-10
+#include "../autograd/autograd_check.hpp"
+
 using namespace tenet;
+using namespace autograd_case;
 using In = std::vector<Tensor<double>>;
 
 namespace {
@@ -26,31 +32,6 @@ Tensor<double> symmetric(const Tensor<double>& x) { return Tensor<double>((x + x
 
 bool check(const std::function<Tensor<double>(const In&)>& f, const In& inputs) {
     return autograd::gradcheck(f, inputs);
-}
-
-// ---- PyTorch-golden helpers ----
-Tensor<double> make_input(const IntArray& shape, const std::vector<double>& values) {
-    return tensor(values, shape).requires_grad_();
-}
-/// Relative 1e-10 of the largest magnitude: the factorizations (Eigen here, LAPACK in PyTorch)
-/// round differently, by far less than this.
-void check_close(const Tensor<double>& got, const IntArray& shape, const std::vector<double>& want) {
-    REQUIRE(got.sizes() == shape);
-    const std::vector<double> g = got.contiguous().to_vector();
-    double scale = 1e-300;
-    for (double w : want) scale = std::max(scale, std::abs(w));
-    for (size_t i = 0; i < want.size(); ++i) {
-        INFO("element " << i << ": got " << g[i] << ", expected " << want[i]);
-        CHECK(std::abs(g[i] - want[i]) <= 1e-10 * scale);
-    }
-}
-void check_forward(const Tensor<double>& y, const IntArray& shape, const std::vector<double>& want) {
-    NoGradGuard no_grad;
-    check_close(y.detach(), shape, want);
-}
-void check_grad(const Tensor<double>& x, const std::vector<double>& want) {
-    REQUIRE(x.grad().defined());
-    check_close(x.grad(), x.sizes(), want);
 }
 
 }  // namespace

@@ -201,6 +201,24 @@ void run_gradients(const std::tuple<GE...>& ges, std::tuple<T*...> outs, const P
     }
 }
 
+/// A new tensor of `shape` for each leaf K of E that wants a gradient (a valid edge) and can
+/// get one (ges[K] is not NoGradient): into out[K], its data pointer into dst[K].
+template <class E, class GEs, class Dst, size_t... K>
+void allocate_gradients(const GEs&, const std::vector<Edge>& edges, const IntArray& shape, Dst& dst,
+                        std::vector<TensorBase>& out, std::index_sequence<K...>) {
+    auto one = [&](auto k) {
+        constexpr size_t I = decltype(k)::value;
+        using LT = leaf_t<I, E>;
+        if constexpr (!is_no_gradient<std::tuple_element_t<I, GEs>>) {
+            if (!edges[I].valid()) return;
+            Tensor<LT> t(detail::make_contiguous_impl(shape, dtype_of<LT>, Device(DeviceType::CPU)));
+            std::get<I>(dst) = t.data_ptr();
+            out[I] = t;
+        }
+    };
+    (one(std::integral_constant<size_t, K>{}), ...);
+}
+
 /// The gradients of e's leaves that have an edge, given the gradient node `g` of e's
 /// result (a Leaf over a tensor of e's shape, or a ScalarNode), each summed back to its
 /// leaf's shape. Run with grad mode off: the expressions here are not recorded (recording
@@ -226,17 +244,7 @@ std::vector<TensorBase> leaf_gradients(const E& e, const G& g, const std::vector
     expr::with_fast_pows(slotted<0>(flat, root), [&](const auto& se) {
         const auto ges = std::make_tuple(leaf_grad<K>(se, seed)...);
         std::tuple<leaf_t<K, E>*...> dst{};
-        auto allocate = [&](auto k) {
-            constexpr size_t I = decltype(k)::value;
-            using LT = leaf_t<I, E>;
-            if constexpr (!is_no_gradient<std::tuple_element_t<I, std::remove_cvref_t<decltype(ges)>>>) {
-                if (!edges[I].valid()) return;
-                Tensor<LT> t(detail::make_contiguous_impl(root, dtype_of<LT>, Device(DeviceType::CPU)));
-                std::get<I>(dst) = t.data_ptr();
-                out[I] = t;
-            }
-        };
-        (allocate(std::integral_constant<size_t, K>{}), ...);
+        allocate_gradients<E>(ges, edges, root, dst, out, leaves);
         run_gradients(ges, dst, ptrs, product(root), leaves, [](const auto&, int64_t) {});
     });
     std::vector<TensorBase> leaf_handles = leaves_of(e);
@@ -500,17 +508,7 @@ Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> lea
         // The gradients with a seed of 1, then the value itself.
         const auto ges = std::make_tuple(leaf_grad<K>(se, expr::ScalarNode<V>(1))..., se);
         std::tuple<leaf_t<K, E>*..., V*> dst{};
-        auto allocate = [&](auto k) {
-            constexpr size_t I = decltype(k)::value;
-            using LT = leaf_t<I, E>;
-            if constexpr (!is_no_gradient<std::tuple_element_t<I, std::remove_cvref_t<decltype(ges)>>>) {
-                if (!edges[I].valid()) return;
-                Tensor<LT> t(detail::make_contiguous_impl(shape, dtype_of<LT>, Device(DeviceType::CPU)));
-                std::get<I>(dst) = t.data_ptr();
-                local[I] = t;
-            }
-        };
-        (allocate(std::integral_constant<size_t, K>{}), ...);
+        allocate_gradients<E>(ges, edges, shape, dst, local, leaves);
         run_gradients(ges, dst, ptrs, n, std::make_index_sequence<L + 1>{}, [&](const auto& o, int64_t len) {
             const V* values = std::get<L>(o);
             total = r.combine(total, detail::reduce_block(r, 0, len, [&](int64_t i) { return values[i]; }, 0, 0));
