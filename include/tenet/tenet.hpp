@@ -24,6 +24,7 @@
 #include "tenet/ops/reduce.hpp"
 #include "tenet/ops/creation.hpp"
 #include "tenet/ops/random.hpp"
+#include "tenet/ops/join.hpp"
 
 #include "tenet/linalg/matmul.hpp"
 #include "tenet/linalg/products.hpp"
@@ -41,4 +42,5 @@
 #include "tenet/autograd/reductions.hpp"
 #include "tenet/autograd/gradcheck.hpp"
 #include "tenet/autograd/linalg.hpp"
+#include "tenet/autograd/join.hpp"
 #include "tenet/autograd/graphviz.hpp"

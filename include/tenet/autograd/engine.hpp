@@ -109,12 +109,12 @@ inline Edge gradient_edge(const TensorBase& t) {
     return {acc, 0};
 }
 
-/// Makes `result` the output of `node` (it then requires grad and is not a leaf).
-inline void set_history(const TensorBase& result, NodePtr node) {
+/// Makes `result` output `output_nr` of `node` (it then requires grad and is not a leaf).
+inline void set_history(const TensorBase& result, NodePtr node, uint32_t output_nr = 0) {
     AutogradMeta& m = meta_of(result);
     m.requires_grad = false;
     m.grad_fn = std::move(node);
-    m.output_nr = 0;
+    m.output_nr = output_nr;
 }
 
 /// Runs backward from `root` seeded with `grad` (both of root's shape).
@@ -143,25 +143,35 @@ inline void run_backward(const TensorBase& root, const TensorBase& grad, bool re
     // Ready nodes, latest on the tape first.
     auto later = [](Node* a, Node* b) { return a->sequence_nr < b->sequence_nr; };
     std::priority_queue<Node*, std::vector<Node*>, decltype(later)> ready(later);
-    std::unordered_map<Node*, TensorBase> buffers;
-    buffers[start.fn.get()] = grad;
+    // Per node, the gradient of each of its outputs, summed over the edges that reach it.
+    std::unordered_map<Node*, std::vector<TensorBase>> buffers;
+    auto buffer = [&](const Edge& e) -> TensorBase& {
+        std::vector<TensorBase>& b = buffers[e.fn.get()];
+        if (b.empty()) b.resize(e.fn->num_outputs());
+        return b[e.input_nr];
+    };
+    buffer(start) = grad;
     ready.push(start.fn.get());
     NodePtr keep_start = start.fn;  // alive for the whole walk
     while (!ready.empty()) {
         Node* n = ready.top();
         ready.pop();
-        TensorBase g = std::move(buffers[n]);
+        std::vector<TensorBase> g = std::move(buffers[n]);
         buffers.erase(n);
         // No contribution arrived (every path gave zero): nothing to compute, but the
         // node's successors still count it as done.
         n->releasing = !retain_graph;
-        std::vector<TensorBase> grads = g.defined() ? n->apply(g) : std::vector<TensorBase>{};
-        g = TensorBase();
+        const bool any = std::any_of(g.begin(), g.end(), [](const TensorBase& t) { return t.defined(); });
+        std::vector<TensorBase> grads = any ? n->apply_outputs(g) : std::vector<TensorBase>{};
+        g.clear();
         for (size_t i = 0; i < n->next_edges.size(); ++i) {
             const Edge& e = n->next_edges[i];
             if (!e.valid()) continue;
             Node* next = e.fn.get();
-            if (i < grads.size() && grads[i].defined()) buffers[next] = add_gradients(buffers[next], grads[i]);
+            if (i < grads.size() && grads[i].defined()) {
+                TensorBase& b = buffer(e);
+                b = add_gradients(b, grads[i]);
+            }
             if (--dependencies[next] == 0) ready.push(next);
         }
         if (!retain_graph) n->release_variables();

@@ -59,6 +59,12 @@ struct Node {
     virtual std::vector<TensorBase> apply(const TensorBase& grad) = 0;
     /// Drops saved tensors after a backward without retain_graph.
     virtual void release_variables() {}
+    /// How many outputs the recorded operation returned. Most have one; split and unbind
+    /// return several views and record ONE node whose backward sees all their gradients.
+    virtual size_t num_outputs() const { return 1; }
+    /// grads[i]: the gradient of output i, undefined where none arrived (zero); at least one
+    /// is defined. Nodes with several outputs override this; the others implement apply().
+    virtual std::vector<TensorBase> apply_outputs(const std::vector<TensorBase>& grads) { return apply(grads[0]); }
 
     const uint64_t sequence_nr;
     std::vector<Edge> next_edges;

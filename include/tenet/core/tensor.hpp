@@ -581,6 +581,17 @@ public:
     auto tril(int64_t diagonal = 0) const;
     auto triu(int64_t diagonal = 0) const;
 
+    // ---- Splitting into views: declared here, defined in ops/join.hpp ----------------
+    // (section owned by ops/join.hpp)
+    // `t.split(2)` is tenet::split(t, 2), and so on; the pieces share t's storage.
+    std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
+    std::vector<Tensor> split(const IntArray& split_sizes, int64_t dim = 0) const;
+    std::vector<Tensor> split_with_sizes(const IntArray& split_sizes, int64_t dim = 0) const;
+    std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+    std::vector<Tensor> unbind(int64_t dim = 0) const;
+    std::vector<Tensor> tensor_split(int64_t sections, int64_t dim = 0) const;
+    std::vector<Tensor> tensor_split(const IntArray& indices, int64_t dim = 0) const;
+
 private:
     /// A view of this tensor, recorded for autograd under PyTorch's backward name.
     Tensor wrap(TensorImplPtr p, const char* backward_name) const {
