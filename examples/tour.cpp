@@ -1,5 +1,5 @@
-// The tenet tour: creation, properties, dtypes, views and storage, then fused arithmetic,
-// broadcasting, math, in-place operations and reductions.
+// The tenet tour: creation, properties, dtypes, views and storage, joining and splitting,
+// then fused arithmetic, broadcasting, math, in-place operations and reductions.
 // Each step mirrors a PyTorch snippet from the tutorials tenet follows; the output
 // is what PyTorch prints for the same tensors.
 
@@ -84,6 +84,17 @@ int main() {
         std::cout << "view of a transposed tensor fails, as in PyTorch:\n  " << e.what() << "\n";
     }
     std::cout << "reshape copies instead: " << t.t().reshape({12}) << "\n";
+
+    section("Joining and splitting");
+    auto top = arange(6).view({2, 3}), bottom = full({1, 3}, 9);
+    std::cout << "cat({top, bottom}) =\n" << cat({top, bottom}) << "\n";
+    std::cout << "stack({top, top}, 2).sizes() = " << stack({top, top}, 2).sizes()
+              << ", hstack: " << hstack({top, top}).sizes() << ", vstack: " << vstack({top, bottom}).sizes() << "\n";
+    std::cout << "mixed types promote: " << cat(std::tuple{arange(2), tensor({0.5, 1.5})}) << "\n";
+    auto pieces = arange(10).split(4);  // views: no copy
+    std::cout << "arange(10).split(4): " << pieces[0] << " " << pieces[1] << " " << pieces[2]
+              << "; pieces[2].storage_offset() = " << pieces[2].storage_offset() << "\n";
+    std::cout << "top.unbind(1)[2] = " << top.unbind(1)[2] << ", top.chunk(2, 1)[1] =\n" << top.chunk(2, 1)[1] << "\n";
 
     section("Printing");
     std::cout << tensor({1e-5, 1.0, 1e5}) << "\n";
@@ -189,6 +200,11 @@ static void autograd_section() {
     auto logdet = linalg::slogdet(matmul(m, m.t()) + eye(3, kFloat64)).logabsdet;
     logdet.backward();
     std::cout << "d logdet(m m^T + I) / dm = " << m.grad() << "\n";
+    auto rows = m.unbind(0);  // three views, outputs of ONE UnbindBackward0 node
+    Tensor<double> cross_term = rows[0] * rows[2];
+    m.reset_grad();
+    cross_term.sum().backward();  // row 1 got no gradient: its slot of m.grad() is zero
+    std::cout << rows[0].grad_fn()->name() << ": d sum(m[0] * m[2]) / dm = " << m.grad() << "\n";
     {
         NoGradGuard no_grad;
         Tensor<float> frozen = w * 2;

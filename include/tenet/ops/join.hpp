@@ -240,9 +240,12 @@ std::vector<Tensor<T>> split_views(const Tensor<T>& self, int64_t dim, const Int
     return pieces;
 }
 
-template <class L>
-void check_nonempty(const L& list, const char* op) {
+/// hstack, vstack, dstack: cat of lift(t) for each t, along dim_of(rank of the first lifted tensor).
+template <class L, class Lift, class DimOf>
+Tensor<joined_t<L>> lifted_cat(const L& list, Lift&& lift, DimOf&& dim_of, const char* op) {
     if (handles_of(list).empty()) fail<value_error>(op, ": expects a non-empty TensorList");
+    const auto lifted = map_tensors(list, lift);
+    return join(lifted, dim_of(handles_of(lifted).front().dim()), false, op, "CatBackward0");
 }
 
 }  // namespace detail
@@ -302,9 +305,8 @@ Tensor<T> atleast_3d(const Tensor<T>& t) {
 /// torch.hstack: cat along dim 1 (dim 0 when the inputs are 1-D) after atleast_1d.
 template <TensorList L>
 Tensor<joined_t<L>> hstack(const L& tensors) {
-    detail::check_nonempty(tensors, "hstack");
-    const auto rep = detail::map_tensors(tensors, [](const auto& t) { return atleast_1d(t); });
-    return detail::join(rep, detail::handles_of(rep).front().dim() == 1 ? 0 : 1, false, "hstack", "CatBackward0");
+    return detail::lifted_cat(
+        tensors, [](const auto& t) { return atleast_1d(t); }, [](int64_t rank) { return rank == 1 ? 0 : 1; }, "hstack");
 }
 template <class T>
 Tensor<T> hstack(std::initializer_list<Tensor<T>> tensors) {
@@ -313,9 +315,7 @@ Tensor<T> hstack(std::initializer_list<Tensor<T>> tensors) {
 /// torch.vstack: cat along dim 0 after atleast_2d (1-D inputs become rows).
 template <TensorList L>
 Tensor<joined_t<L>> vstack(const L& tensors) {
-    detail::check_nonempty(tensors, "vstack");
-    return detail::join(detail::map_tensors(tensors, [](const auto& t) { return atleast_2d(t); }), 0, false, "vstack",
-                        "CatBackward0");
+    return detail::lifted_cat(tensors, [](const auto& t) { return atleast_2d(t); }, [](int64_t) { return 0; }, "vstack");
 }
 template <class T>
 Tensor<T> vstack(std::initializer_list<Tensor<T>> tensors) {
@@ -324,9 +324,7 @@ Tensor<T> vstack(std::initializer_list<Tensor<T>> tensors) {
 /// torch.dstack: cat along dim 2 after atleast_3d.
 template <TensorList L>
 Tensor<joined_t<L>> dstack(const L& tensors) {
-    detail::check_nonempty(tensors, "dstack");
-    return detail::join(detail::map_tensors(tensors, [](const auto& t) { return atleast_3d(t); }), 2, false, "dstack",
-                        "CatBackward0");
+    return detail::lifted_cat(tensors, [](const auto& t) { return atleast_3d(t); }, [](int64_t) { return 2; }, "dstack");
 }
 template <class T>
 Tensor<T> dstack(std::initializer_list<Tensor<T>> tensors) {
