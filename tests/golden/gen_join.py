@@ -402,6 +402,7 @@ NAME_CASES = [
     ("x.split_with_sizes([4])", "x.split_with_sizes({4})"),
     ("x.chunk(2, 1)", "x.chunk(2, 1)"),
     ("x.chunk(1)", "x.chunk(1)"),
+    ("x.narrow(1, 0, 0).chunk(3, 1)", "x.narrow(1, 0, 0).chunk(3, 1)"),
     ("x.unbind(1)", "x.unbind(1)"),
     ("x.tensor_split(3, 1)", "x.tensor_split(3, 1)"),
     ("x.tensor_split([1, 4], 1)", "x.tensor_split({1, 4}, 1)"),
