@@ -175,6 +175,21 @@ int main() {
 
     section("Autograd");
     autograd_section();
+
+    section("Devices");
+    // This tour is compiled by the host compiler: CUDA tensors need a translation unit built by
+    // nvcc (examples/devices.cpp shows them). The idiom picks whatever is there.
+    const Device where = cuda_is_available() ? Device("cuda") : Device("cpu");
+    std::cout << "cuda_is_available() = " << std::boolalpha << cuda_is_available() << ", so the device is " << where
+              << "\n";
+    std::cout << rand({2, 4}, where) << " on " << rand({2, 4}, where).device() << "\n";
+    if (!cuda_is_available()) {
+        try {
+            rand({3, 4}, "cuda");
+        } catch (const device_error& err) {
+            std::cout << "fails: " << err.what() << "\n";
+        }
+    }
 }
 
 static void autograd_section() {

@@ -6,6 +6,7 @@
 
 #include "tenet/version.hpp"
 
+#include "tenet/core/host_device.hpp"
 #include "tenet/core/dtype.hpp"
 #include "tenet/core/device.hpp"
 #include "tenet/core/errors.hpp"
@@ -44,3 +45,8 @@
 #include "tenet/autograd/linalg.hpp"
 #include "tenet/autograd/join.hpp"
 #include "tenet/autograd/graphviz.hpp"
+
+// The device side (kernels/): under nvcc, or with TENET_DEVICE_EMULATION.
+#if TENET_DEVICE_EVALUATOR
+#include "tenet/cuda.cuh"
+#endif

@@ -8,14 +8,16 @@
 
 #include <tenet/tenet.hpp>
 
+#include "../placement.hpp"
+
 namespace autograd_case {
 
 using tenet::IntArray;
 using tenet::Tensor;
 
-/// A float64 leaf that requires grad, with the given values.
+/// A float64 leaf that requires grad, with the given values, on the test device.
 inline Tensor<double> make_input(const IntArray& shape, const std::vector<double>& values) {
-    return tenet::tensor(values, shape).requires_grad_();
+    return placement::place(tenet::tensor(values, shape)).requires_grad_();
 }
 
 /// Relative 1e-12 (scaled by the largest magnitude): float64 rounding differs between
@@ -37,12 +39,14 @@ inline void check_close(const Tensor<double>& got, const IntArray& shape, const 
 }
 
 inline void check_forward(const Tensor<double>& y, const IntArray& shape, const std::vector<double>& want) {
+    placement::check_device(y);
     tenet::NoGradGuard no_grad;
     check_close(y.detach(), shape, want);
 }
 
 inline void check_grad(const Tensor<double>& x, const std::vector<double>& want) {
     REQUIRE(x.grad().defined());
+    placement::check_device(x.grad());
     check_close(x.grad(), x.sizes(), want);
 }
 

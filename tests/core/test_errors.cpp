@@ -140,9 +140,15 @@ TEST_CASE("errors: creation") {
 }
 
 TEST_CASE("errors: devices") {
+    // This binary has no device backend (tests/device/ has the device tests): CUDA is refused,
+    // as by a CPU-only build of PyTorch.
     CHECK_FALSE(tenet::cuda_is_available());
+    CHECK(tenet::cuda_device_count() == 0);
+    CHECK_FALSE(tenet::accelerator::current_accelerator().has_value());
     TENET_REQUIRE_THROWS(tenet::zeros({2}, "cuda"), tenet::device_error,
-                           Contains("cannot create a tensor on cuda") && Contains("without CUDA"));
+                           Contains("empty: cannot use device cuda") && Contains("without CUDA"));
+    TENET_REQUIRE_THROWS(tenet::ones({2}).cuda(), tenet::device_error, Contains("to: cannot use device cuda"));
+    TENET_REQUIRE_THROWS(tenet::rand({2}, "cuda"), tenet::device_error, Contains("without CUDA"));
     TENET_REQUIRE_THROWS(tenet::empty({2}, tenet::Device(tenet::kCUDA, 1)), tenet::device_error, Contains("cuda:1"));
     TENET_REQUIRE_THROWS(tenet::ones({2}, tenet::device("cuda:0")), tenet::device_error, Contains("cuda:0"));
     TENET_REQUIRE_THROWS(tenet::arange(3, tenet::TensorOptions(tenet::kCUDA)), tenet::device_error, Contains("cuda"));

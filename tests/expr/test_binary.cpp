@@ -1,8 +1,7 @@
 // Element-wise binary and ternary ops (expr/binary_ops.hpp): golden values from real
 // PyTorch (tests/golden/gen_binary.py -> binary_cases.inc), result dtypes, in-place and
 // compound forms, fusion, aliasing and errors.
-#include <catch2/catch.hpp>
-#include <tenet/tenet.hpp>
+#include "binary_check.hpp"
 
 #include <bit>
 #include <climits>
@@ -18,90 +17,12 @@ using namespace tenet;
 
 namespace {
 
-template <class T>
-T golden_nan() {
-    return std::numeric_limits<T>::quiet_NaN();
-}
-template <class T>
-T golden_inf() {
-    return std::numeric_limits<T>::infinity();
-}
-
-template <class T>
-Tensor<T> make_input(const IntArray& shape, const std::vector<T>& values) {
-    auto t = empty(shape, dtype_t<T>{});
-    T* p = t.data_ptr();
-    for (size_t i = 0; i < values.size(); ++i) p[i] = values[i];
-    return t;
-}
-
-/// Distance in units in the last place (same-sign ordering of the bit patterns).
-template <class F>
-int64_t ulp_distance(F a, F b) {
-    using I = std::conditional_t<sizeof(F) == 4, int32_t, int64_t>;
-    auto key = [](F x) {
-        I i;
-        std::memcpy(&i, &x, sizeof(F));
-        return i < 0 ? static_cast<int64_t>(std::numeric_limits<I>::min()) - static_cast<int64_t>(i)
-                     : static_cast<int64_t>(i);
-    };
-    const int64_t d = key(a) - key(b);
-    return d < 0 ? -d : d;
-}
-
-/// Ops whose float results are not exactly PyTorch's (libm, FMA in PyTorch's kernels).
-bool approximate(const std::string& label) {
-    for (const char* p : {"pow", "atan2", "hypot", "lerp", "add alpha", "sub alpha", "where"})
-        if (label.rfind(p, 0) == 0) return true;
-    return false;
-}
-bool zero_sign_free(const std::string& label) {  // PyTorch's own vector/scalar paths disagree on +-0
-    return label.rfind("maximum", 0) == 0 || label.rfind("minimum", 0) == 0;
-}
-
-template <class T>
-void check_values(const Tensor<T>& r, const IntArray& shape, const std::vector<T>& expected, const std::string& label) {
-    INFO(label);
-    REQUIRE(r.sizes() == shape);
-    const auto got = r.to_vector();
-    REQUIRE(got.size() == expected.size());
-    for (size_t i = 0; i < got.size(); ++i) {
-        INFO("element " << i << " got " << +got[i] << " expected " << +expected[i]);
-        if constexpr (std::is_floating_point_v<T>) {
-            if (std::isnan(expected[i])) {
-                CHECK(std::isnan(got[i]));
-            } else if (label.rfind("lerp", 0) == 0 && std::isfinite(expected[i])) {
-                // PyTorch's vector path uses an FMA, its scalar tail does not: when end - start
-                // cancels, the two differ by more than 2 ulps of the result; bound by the inputs (<= 100).
-                CHECK(std::abs(got[i] - expected[i]) <= 2 * std::numeric_limits<T>::epsilon() * 128);
-            } else if (approximate(label)) {
-                CHECK(ulp_distance(got[i], expected[i]) <= 2);
-            } else if (zero_sign_free(label)) {
-                CHECK(got[i] == expected[i]);
-            } else {
-                CHECK(std::bit_cast<std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>(got[i]) ==
-                      std::bit_cast<std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>(expected[i]));
-            }
-        } else {
-            CHECK(got[i] == expected[i]);
-        }
-    }
-}
-
 int64_t allocations() { return host_allocator().stats().allocations; }
 
 }  // namespace
 
-#define BIN_INPUT(NAME, CT, SHAPE, ...) const Tensor<CT> NAME = make_input<CT>(SHAPE, std::vector<CT>{__VA_ARGS__});
-#define BIN_CASE(LABEL, CT, EXPR, SHAPE, ...)                                            \
-    {                                                                                    \
-        auto e = EXPR;                                                                   \
-        STATIC_REQUIRE(std::is_same_v<typename decltype(e)::value_type, CT>);            \
-        Tensor<CT> r = e;                                                                \
-        check_values<CT>(r, SHAPE, std::vector<CT>{__VA_ARGS__}, LABEL);                 \
-    }
-
 TEST_CASE("binary: golden values and dtypes from PyTorch") {
+    using namespace binary_case;
 #include "binary_cases.inc"
 }
 

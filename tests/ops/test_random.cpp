@@ -142,35 +142,34 @@ TEST_CASE("random: element values depend only on (seed, offset, index)") {
 TEST_CASE("random: chunked fill equals a single pass") {
     const int64_t n = 1003;
     const PhiloxState s{0xdeadbeefcafef00dull, 12345};
-    auto check_chunks = [&](auto kernel, auto tag) {
+    // Element i comes from block (offset + i) alone: any order, chunking or threading agrees.
+    auto check_chunks = [&](auto element, auto tag) {
         using T = typename decltype(tag)::type;
         std::vector<T> one(n), chunked(n), threaded(n);
-        kernel(s, one.data(), 0, n);
-        for (int64_t b = 0; b < n; b += 97) kernel(s, chunked.data(), b, std::min(n, b + 97));
+        for (int64_t i = 0; i < n; ++i) one[i] = element(s, i);
+        for (int64_t b = n / 97 * 97; b >= 0; b -= 97)
+            for (int64_t i = b; i < std::min(n, b + 97); ++i) chunked[i] = element(s, i);
         std::vector<std::thread> threads;
         for (int k = 0; k < 4; ++k)
-            threads.emplace_back([&, k] { kernel(s, threaded.data(), n * k / 4, n * (k + 1) / 4); });
+            threads.emplace_back([&, k] {
+                for (int64_t i = n * k / 4; i < n * (k + 1) / 4; ++i) threaded[i] = element(s, i);
+            });
         for (auto& t : threads) t.join();
         for (int64_t i = 0; i < n; ++i) {
             CHECK(static_cast<double>(one[i]) == static_cast<double>(chunked[i]));
             CHECK(static_cast<double>(one[i]) == static_cast<double>(threaded[i]));
         }
     };
-    check_chunks([](const PhiloxState& st, float* p, int64_t b, int64_t e) { detail::uniform_kernel(st, p, b, e); },
-                 kFloat32);
-    check_chunks([](const PhiloxState& st, double* p, int64_t b, int64_t e) { detail::uniform_kernel(st, p, b, e); },
-                 kFloat64);
-    check_chunks([](const PhiloxState& st, double* p, int64_t b, int64_t e) { detail::normal_kernel(st, p, b, e); },
-                 kFloat64);
-    check_chunks(
-        [](const PhiloxState& st, int64_t* p, int64_t b, int64_t e) { detail::randint_kernel(st, p, b, e, -5, 1000); },
-        kInt64);
+    check_chunks(detail::UniformElement<float>{}, kFloat32);
+    check_chunks(detail::UniformElement<double>{}, kFloat64);
+    check_chunks(detail::NormalElement<double>{}, kFloat64);
+    check_chunks(detail::RandintElement<int64_t>{-5, 1005}, kInt64);
 
-    // And the public functions agree with the kernels at the reserved offset.
+    // And the public functions agree with the elements at the reserved offset.
     Generator g(0xdeadbeefcafef00dull);
     g.set_offset(12345);
     std::vector<float> ref(n);
-    detail::uniform_kernel(s, ref.data(), 0, n);
+    for (int64_t i = 0; i < n; ++i) ref[i] = detail::UniformElement<float>{}(s, i);
     CHECK(rand({n}, g).to_vector() == ref);
 }
 

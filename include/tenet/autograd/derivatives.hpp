@@ -15,6 +15,7 @@
 #include <numbers>
 #include <type_traits>
 
+#include "tenet/core/host_device.hpp"
 #include "tenet/expr/binary_ops.hpp"
 #include "tenet/expr/functors.hpp"
 #include "tenet/expr/math.hpp"
@@ -44,7 +45,7 @@ namespace dfn {
     struct NAME : fn::FloatingRule {                   \
         static constexpr const char* name = #NAME;     \
         template <class T>                             \
-        auto operator()(T a) const {                   \
+        TENET_HD auto operator()(T a) const {          \
             using M = fn::opmath_t<T>;                 \
             const M x = static_cast<M>(a);             \
             return EXPR;                               \
@@ -88,7 +89,7 @@ struct DGelu : fn::FloatingRule {
     static constexpr const char* name = "DGelu";
     bool tanh_approximation = false;
     template <class T>
-    auto operator()(T a) const {
+    TENET_HD auto operator()(T a) const {
         using M = fn::opmath_t<T>;
         const M x = static_cast<M>(a);
         if (tanh_approximation) {
@@ -106,7 +107,7 @@ struct DSoftplus : fn::FloatingRule {
     static constexpr const char* name = "DSoftplus";
     double beta = 1, threshold = 20;
     template <class T>
-    auto operator()(T a) const {
+    TENET_HD auto operator()(T a) const {
         using M = fn::opmath_t<T>;
         const M z = static_cast<M>(a) * static_cast<M>(beta);
         return z > static_cast<M>(threshold) ? M(1) : M(1) / (M(1) + detail::exp(-z));
@@ -118,7 +119,7 @@ struct DClamp : fn::FloatingRule {
     double lo = 0, hi = 0;
     bool has_lo = false, has_hi = false;
     template <class T>
-    auto operator()(T a) const {
+    TENET_HD auto operator()(T a) const {
         using M = fn::opmath_t<T>;
         const M x = static_cast<M>(a);
         const bool inside = (!has_lo || x >= static_cast<M>(lo)) && (!has_hi || x <= static_cast<M>(hi));
@@ -129,7 +130,7 @@ struct DClamp : fn::FloatingRule {
 struct DNanToNum : fn::FloatingRule {
     static constexpr const char* name = "DNanToNum";
     template <class T>
-    auto operator()(T a) const {
+    TENET_HD auto operator()(T a) const {
         using M = fn::opmath_t<T>;
         return std::isfinite(static_cast<M>(a)) ? M(1) : M(0);
     }

@@ -14,6 +14,7 @@
 
 #include "tenet/autograd/grad_mode.hpp"
 #include "tenet/autograd/node.hpp"
+#include "tenet/core/device_copy.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/evaluate.hpp"
 #include "tenet/expr/node.hpp"
@@ -34,31 +35,44 @@ decltype(auto) visit_floating(DType d, const char* op, F&& f) {
     detail::fail<dtype_error>(op, ": only tensors of floating point dtype can have gradients, got ", d);
 }
 
-/// out[i] += g[i] over n contiguous elements, in the element type's opmath.
-template <class T>
-void add_raw(T* out, const T* g, int64_t n) {
-    using M = fn::opmath_t<T>;
-    for (int64_t i = 0; i < n; ++i) out[i] = convert<T>(static_cast<M>(out[i]) + static_cast<M>(g[i]));
+/// out += g for two contiguous gradients of one shape and dtype, where they live: a plain
+/// loop in the element type's opmath on the host, the backend's accumulate on a device.
+inline void add_into(const TensorBase& out, const TensorBase& g) {
+    if (!out.is_cpu()) {
+        detail::DeviceGuard guard(out.device());
+        detail::device_backend(out.device(), "backward")
+            .accumulate(out.device().index(), detail::first_byte(out), detail::first_byte(g), out.numel(), out.dtype());
+        return;
+    }
+    visit_floating(out.dtype(), "backward", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using M = fn::opmath_t<T>;
+        T* o = static_cast<T*>(detail::first_byte(out));
+        const T* from = static_cast<const T*>(detail::first_byte(g));
+        for (int64_t i = 0, n = out.numel(); i < n; ++i) o[i] = convert<T>(static_cast<M>(o[i]) + static_cast<M>(from[i]));
+    });
 }
 
-/// a + b for two gradients of one node's output (same dtype and shape, contiguous: every
-/// gradient the engine moves is). Plain loops, not expressions: the engine is instantiated
-/// in every translation unit, so it stays cheap to compile.
+/// A contiguous copy of t on its device (no autograd).
+inline TensorBase dense_copy(const TensorBase& t) {
+    TensorBase out(detail::make_contiguous_impl(t.sizes(), t.dtype(), t.device()));
+    if (t.is_cpu()) std::memcpy(out.impl().storage->data(), detail::first_byte(t), static_cast<size_t>(t.nbytes()));
+    else detail::copy_strided_on_device(out, t);
+    return out;
+}
+
+/// a + b for two gradients of one node's output (same dtype, shape and device, contiguous:
+/// every gradient the engine moves is). Plain loops and backend calls, not expressions: the
+/// engine is instantiated in every translation unit, so it stays cheap to compile.
 inline TensorBase add_gradients(const TensorBase& a, const TensorBase& b) {
     if (!a.defined()) return b;
     if (!b.defined()) return a;
-    if (!(a.sizes() == b.sizes()) || !(a.dtype() == b.dtype()) || !a.is_contiguous() || !b.is_contiguous())
+    if (!(a.sizes() == b.sizes()) || !(a.dtype() == b.dtype()) || !a.is_contiguous() || !b.is_contiguous() ||
+        !(a.device() == b.device()))
         detail::fail<error>("backward: internal error: gradients of shapes ", a.sizes(), " and ", b.sizes(),
-                            " cannot be summed");
-    TensorBase sum(detail::make_contiguous_impl(a.sizes(), a.dtype(), Device(DeviceType::CPU)));
-    std::memcpy(sum.impl().storage->data(), static_cast<const unsigned char*>(a.impl().storage->data()) +
-                                                 a.storage_offset() * a.element_size(),
-                static_cast<size_t>(a.nbytes()));
-    visit_floating(a.dtype(), "backward", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        add_raw(static_cast<T*>(sum.impl().storage->data()),
-                static_cast<const T*>(b.impl().storage->data()) + b.storage_offset(), a.numel());
-    });
+                            " (devices ", a.device(), ", ", b.device(), ") cannot be summed");
+    TensorBase sum = dense_copy(a);
+    add_into(sum, b);
     return sum;
 }
 
@@ -72,24 +86,16 @@ struct AccumulateGrad final : Node {
         if (!(grad.sizes() == variable.sizes()))
             detail::fail<shape_error>("backward: gradient of shape ", grad.sizes(), " does not match the leaf's shape ",
                                       variable.sizes());
+        if (!(grad.device() == variable.device()))
+            detail::fail<device_error>("backward: gradient on ", grad.device(), " for a leaf on ", variable.device());
         if (!m.grad.defined()) {
             // Kept as is when the engine holds the only reference, else copied.
-            m.grad = grad.impl_ptr().use_count() == 1 ? grad : add_gradients(zeros_like_raw(grad), grad);
+            m.grad = grad.impl_ptr().use_count() == 1 ? grad : dense_copy(grad);
             return {};
         }
-        visit_floating(m.grad.dtype(), "backward", [&](auto tag) {
-            using T = typename decltype(tag)::type;
-            add_raw(static_cast<T*>(m.grad.impl().storage->data()) + m.grad.storage_offset(),
-                    static_cast<const T*>(grad.impl().storage->data()) + grad.storage_offset(), grad.numel());
-        });
+        add_into(m.grad, grad);
         m.grad.impl().storage->bump_version();
         return {};
-    }
-    /// Zeros of t's shape and dtype (all-zero bytes are 0 in every floating type).
-    static TensorBase zeros_like_raw(const TensorBase& t) {
-        TensorBase z(detail::make_contiguous_impl(t.sizes(), t.dtype(), Device(DeviceType::CPU)));
-        std::memset(z.impl().storage->data(), 0, static_cast<size_t>(z.nbytes()));
-        return z;
     }
     TensorBase variable;
 };

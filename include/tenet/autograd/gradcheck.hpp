@@ -22,7 +22,7 @@ struct gradcheck_error : error {
     using error::error;
 };
 
-/// Checks d f(inputs) / d inputs. f maps the inputs (float64 tensors; each is made a
+/// Checks d f(inputs) / d inputs. f maps the inputs (float64 host tensors; each is made a
 /// contiguous leaf that requires grad) to a float64 tensor. Every Jacobian entry must
 /// satisfy |analytic - numerical| <= atol + rtol * |numerical|. Returns true or throws
 /// gradcheck_error naming the input, the entries and both values.
@@ -30,6 +30,9 @@ template <class F>
 bool gradcheck(F&& f, std::vector<Tensor<double>> inputs, double eps = 1e-6, double atol = 1e-5,
                double rtol = 1e-3) {
     for (auto& x : inputs) {
+        if (!x.is_cpu())
+            detail::fail<device_error>("gradcheck: perturbs its inputs element by element on the host; got an input on ",
+                                       x.device(), " (move it with .cpu())");
         NoGradGuard no_grad;
         x = x.detach().clone();
     }

@@ -80,6 +80,18 @@ template <class T>
 Tensor<T> sum_to(const Tensor<T>& full, const IntArray& shape) {
     if (full.sizes() == shape) return full;
     if (product(shape) == full.numel()) return full.contiguous().view(shape);  // only size-1 dims differ
+    if (!full.is_cpu()) {  // a reduction on the device
+#if TENET_DEVICE_EVALUATOR
+        const size_t lead = full.sizes().size() - shape.size();
+        IntArray dims;
+        for (size_t d = 0; d < full.sizes().size(); ++d)
+            if (d < lead || (shape[d - lead] == 1 && full.sizes()[d] != 1)) dims.push_back(static_cast<int64_t>(d));
+        if constexpr (FloatingElement<T>) return Tensor<T>(detail::sum_impl(full, dims, true)).view(shape);
+        else detail::fail<dtype_error>("backward: gradients are floating point, got ", dtype_of<T>);
+#else
+        detail::no_device_evaluator("backward", full.device());
+#endif
+    }
     const Tensor<T> src = full.contiguous();
     // The destination as strides over full's shape: 0 along the summed dims.
     const IntArray dense = detail::contiguous_strides(shape);
@@ -224,9 +236,37 @@ void allocate_gradients(const GEs&, const std::vector<Edge>& edges, const IntArr
 /// leaf's shape. Run with grad mode off: the expressions here are not recorded (recording
 /// them would instantiate the derivative of the derivative, without end).
 template <class E, class G, size_t... K>
+std::vector<TensorBase> device_leaf_gradients(const E& e, const G& g, const std::vector<Edge>& edges,
+                                              const IntArray& root, Device device, std::index_sequence<K...>) {
+    std::vector<TensorBase> out(E::num_leaves);
+#if TENET_DEVICE_EVALUATOR
+    const std::vector<TensorBase> leaf_handles = leaves_of(e);
+    auto one = [&](auto k) {
+        constexpr size_t I = decltype(k)::value;
+        using LT = leaf_t<I, E>;
+        const auto ge = leaf_grad<I>(e, g);
+        if constexpr (!is_no_gradient<std::remove_cvref_t<decltype(ge)>>) {
+            if (!edges[I].valid()) return;
+            // One kernel per gradient, over the root's shape, then summed to the leaf's.
+            Tensor<LT> gk(detail::make_contiguous_impl(root, dtype_of<LT>, device));
+            detail::run_assign(gk, ge, detail::AssignMode::IntoNoAlias);
+            out[I] = sum_to(gk, leaf_handles[I].sizes());
+        }
+    };
+    (one(std::integral_constant<size_t, K>{}), ...);
+#else
+    (void)e, (void)g, (void)edges, (void)root;
+    detail::no_device_evaluator("backward", device);
+#endif
+    return out;
+}
+
+template <class E, class G, size_t... K>
 std::vector<TensorBase> leaf_gradients(const E& e, const G& g, const std::vector<Edge>& edges, const IntArray& root,
                                        std::index_sequence<K...> leaves) {
     constexpr size_t L = E::num_leaves;
+    if (const auto device = e.device(); device && !device->is_cpu())
+        return device_leaf_gradients(e, g, edges, root, *device, leaves);
     const E flat = flat_copy(e, root);
     // The pointer table: e's leaves, then the incoming gradient when it is a tensor.
     std::array<const void*, L + 1> ptrs{};
@@ -425,7 +465,9 @@ struct ReduceNode final : Node {
         }
         // The reduced gradient, spread back over the input's shape (the flat backward needs it dense).
         Tensor<R> gk = g.contiguous().view(keepdim_shape).expand(saved.shape).contiguous();
-        if (scale != 1.0) {
+        if (scale != 1.0 && !gk.is_cpu()) {
+            gk = Tensor<R>(gk * scale);
+        } else if (scale != 1.0) {
             R* p = gk.data_ptr();
             for (int64_t i = 0, n = gk.numel(); i < n; ++i) p[i] = convert<R>(convert<double>(p[i]) * scale);
         }

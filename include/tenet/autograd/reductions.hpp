@@ -18,6 +18,7 @@
 #include "tenet/autograd/record.hpp"
 #include "tenet/expr/math.hpp"
 #include "tenet/expr/operators.hpp"
+#include "tenet/ops/creation.hpp"
 #include "tenet/ops/reduce.hpp"
 
 namespace tenet::autograd {
@@ -113,18 +114,16 @@ struct IndexReductionNode final : Node {
     std::vector<TensorBase> apply(const TensorBase& grad) override {
         const E& e = saved.unpack();
         const IntArray& shape = saved.shape;
-        const Tensor<V> g = Tensor<V>(grad.impl_ptr()).contiguous();
-        const Tensor<int64_t> idx = indices.contiguous();
-        Tensor<V> dx = zeros<V>(shape);
-        int64_t outer = 1, inner = 1;
-        for (int64_t d = 0; d < dim; ++d) outer *= shape[static_cast<size_t>(d)];
-        for (size_t d = static_cast<size_t>(dim) + 1; d < shape.size(); ++d) inner *= shape[d];
-        const int64_t n = shape.empty() ? 1 : shape[static_cast<size_t>(dim)];
-        V* o = dx.data_ptr();
-        const V* gp = g.data_ptr();
-        const int64_t* ip = idx.data_ptr();
-        for (int64_t a = 0; a < outer; ++a)
-            for (int64_t b = 0; b < inner; ++b) o[(a * n + ip[a * inner + b]) * inner + b] = gp[a * inner + b];
+        const Tensor<V> g(grad.impl_ptr());
+        Tensor<V> dx = g;  // a 0-d input is its own maximum
+        if (!shape.empty()) {
+            // g where the position along dim is the returned index, 0 elsewhere: one pass,
+            // wherever the tensors live.
+            IntArray along(shape.size(), 1);
+            along[static_cast<size_t>(dim)] = shape[static_cast<size_t>(dim)];
+            const Tensor<int64_t> position = arange(along[static_cast<size_t>(dim)], g.device()).view(along);
+            dx = where(position == indices, g.contiguous().view(indices.sizes()), 0);
+        }
         return leaf_gradients(e, expr::Leaf<V>(dx), next_edges, shape, std::make_index_sequence<E::num_leaves>{});
     }
     void release_variables() override {

@@ -44,7 +44,7 @@ struct ViewNode final : Node {
         // Scatter g into zeros laid out as the storage both geometries index into.
         const int64_t extent = std::max(detail::storage_extent(base_sizes, base_strides, base_offset),
                                         detail::storage_extent(view_sizes, view_strides, view_offset));
-        Tensor<T> scratch = zeros<T>({std::max<int64_t>(extent, 1)});
+        Tensor<T> scratch = zeros<T>({std::max<int64_t>(extent, 1)}, g.device());
         Tensor<T>(detail::make_view(scratch.impl(), view_sizes, view_strides, view_offset)).copy_data_(g);
         Tensor<T> base_grad(detail::make_view(scratch.impl(), base_sizes, base_strides, base_offset));
         return {base_grad.is_contiguous() && base_offset == 0 ? base_grad : base_grad.clone()};
@@ -56,20 +56,25 @@ struct ViewNode final : Node {
     int64_t view_offset;
 };
 
-/// clone/contiguous/to: the gradient passes through, converted back to the source type.
+/// clone/contiguous/to: the gradient passes through, converted back to the source's type
+/// and moved back to its device.
 template <class T, class U>
 struct CopyNode final : Node {
-    CopyNode(const TensorBase& source, std::string n) : name_(std::move(n)), source_sizes(source.sizes()) {
+    CopyNode(const TensorBase& source, std::string n)
+        : name_(std::move(n)), source_sizes(source.sizes()), source_device(source.device()) {
         next_edges = {gradient_edge(source)};
     }
     std::string name() const override { return name_; }
     std::vector<TensorBase> apply(const TensorBase& grad) override {
         const Tensor<T> g(grad.impl_ptr());
-        if constexpr (std::is_same_v<T, U>) return {sum_to(g, source_sizes)};
-        else return {sum_to(g.template to<U>(), source_sizes)};
+        if constexpr (std::is_same_v<T, U>) {
+            if (g.device() == source_device) return {sum_to(g, source_sizes)};
+        }
+        return {sum_to(g.template to<U>(source_device), source_sizes)};
     }
     std::string name_;
     IntArray source_sizes;
+    Device source_device;
 };
 
 }  // namespace autograd
@@ -88,7 +93,8 @@ template <class T, class U>
 void record_copy(const Tensor<U>& source, const Tensor<T>& copy) {
     if constexpr (FloatingElement<T> && FloatingElement<U>) {
         if (!autograd::GradMode::is_enabled() || !autograd::requires_grad(source)) return;
-        const char* name = std::is_same_v<T, U> ? "CloneBackward0" : "ToCopyBackward0";
+        const bool moved = !(source.device() == copy.device());
+        const char* name = std::is_same_v<T, U> && !moved ? "CloneBackward0" : "ToCopyBackward0";
         autograd::set_history(copy, std::make_shared<autograd::CopyNode<T, U>>(source, name));
     }
 }
@@ -177,7 +183,7 @@ void Tensor<T>::backward(const Tensor& gradient, bool retain_graph) const {
     Tensor<T> seed = gradient.defined() ? gradient.contiguous() : gradient;  // the engine moves dense gradients
     if (!seed.defined()) {
         if (numel() != 1) detail::fail<error>("grad can be implicitly created only for scalar outputs (got shape ", sizes(), ")");
-        seed = ones<T>(sizes());
+        seed = ones<T>(sizes(), device());
     } else if (!(seed.sizes() == sizes())) {
         detail::fail<shape_error>("backward: the gradient's shape ", seed.sizes(), " does not match the tensor's shape ",
                                   sizes());

@@ -25,6 +25,74 @@ struct AllocatorStats {
     int64_t in_use_bytes = 0;  ///< bytes handed out and not yet freed (size-class rounded)
 };
 
+/// Freed blocks kept for reuse, by size class, under a byte limit. Not thread-safe: its
+/// owner locks. Shared by the host allocator (large blocks) and the device backends (every
+/// block: a device allocation costs far more than a host one).
+class BlockCache {
+public:
+    /// The size class of a request: small requests round to 64 bytes, large ones to an
+    /// eighth of their power of two, so close sizes share cached blocks while wasting at
+    /// most 12.5%.
+    static size_t size_class(size_t nbytes) {
+        constexpr size_t kRound = 64, kLarge = size_t{64} << 10;
+        const size_t n = nbytes == 0 ? kRound : (nbytes + kRound - 1) / kRound * kRound;
+        if (n < kLarge) return n;
+        size_t pow2 = kLarge;
+        while (pow2 * 2 <= n) pow2 *= 2;
+        const size_t step = pow2 / 8;
+        return (n + step - 1) / step * step;
+    }
+
+    explicit BlockCache(size_t limit) : limit_(limit) {}
+
+    /// A cached block of size class `size`, or null.
+    void* take(size_t size) {
+        auto it = blocks_.find(size);
+        if (it == blocks_.end() || it->second.empty()) return nullptr;
+        void* p = it->second.back();
+        it->second.pop_back();
+        cached_bytes_ -= size;
+        ++hits_;
+        return p;
+    }
+    /// Keeps `p` (of size class `size`) if the limit allows; false: the caller frees it.
+    bool put(void* p, size_t size) noexcept {
+        if (cached_bytes_ + size > limit_) return false;
+        try {
+            blocks_[size].push_back(p);
+        } catch (...) {  // no memory for the bookkeeping
+            return false;
+        }
+        cached_bytes_ += size;
+        return true;
+    }
+    /// Frees blocks with `release(p, size)` until at most `keep` bytes stay cached.
+    template <class Release>
+    void trim(size_t keep, Release&& release) {
+        for (auto& [size, list] : blocks_) {
+            while (!list.empty() && cached_bytes_ > keep) {
+                release(list.back(), size);
+                list.pop_back();
+                cached_bytes_ -= size;
+            }
+        }
+    }
+    template <class Release>
+    void set_limit(size_t bytes, Release&& release) {
+        limit_ = bytes;
+        trim(bytes, release);
+    }
+    size_t limit() const { return limit_; }
+    size_t cached_bytes() const { return cached_bytes_; }
+    int64_t hits() const { return hits_; }
+
+private:
+    std::unordered_map<size_t, std::vector<void*>> blocks_;
+    size_t cached_bytes_ = 0;
+    size_t limit_;
+    int64_t hits_ = 0;
+};
+
 class CachingHostAllocator {
 public:
     static constexpr size_t kAlignment = 64;
@@ -39,14 +107,7 @@ public:
         if (size >= kMinCachedBytes) {
             std::lock_guard lock(mutex_);
             in_use_bytes_ += static_cast<int64_t>(size);
-            auto it = free_blocks_.find(size);
-            if (it != free_blocks_.end() && !it->second.empty()) {
-                void* p = it->second.back();
-                it->second.pop_back();
-                cached_bytes_ -= size;
-                ++cache_hits_;
-                return p;
-            }
+            if (void* p = cache_.take(size)) return p;
         } else {
             in_use_small_.fetch_add(static_cast<int64_t>(size), std::memory_order_relaxed);
             if (size <= kMaxSmallBytes) {
@@ -67,14 +128,7 @@ public:
         if (size >= kMinCachedBytes) {
             std::lock_guard lock(mutex_);
             in_use_bytes_ -= static_cast<int64_t>(size);
-            if (cached_bytes_ + size <= cache_limit_) {
-                try {
-                    free_blocks_[size].push_back(p);
-                    cached_bytes_ += size;
-                    return;
-                } catch (...) {  // no memory for the bookkeeping: just free the block
-                }
-            }
+            if (cache_.put(p, size)) return;
         } else {
             in_use_small_.fetch_sub(static_cast<int64_t>(size), std::memory_order_relaxed);
             if (size <= kMaxSmallBytes) {
@@ -94,50 +148,30 @@ public:
     /// Frees every cached block.
     void empty_cache() {
         std::lock_guard lock(mutex_);
-        for (auto& [size, blocks] : free_blocks_)
-            for (void* p : blocks) ::operator delete(p, std::align_val_t{kAlignment});
-        free_blocks_.clear();
-        cached_bytes_ = 0;
+        cache_.trim(0, release);
     }
 
     /// Bounds the bytes the cache may hold; shrinks the cache now if needed.
     void set_cache_limit(size_t bytes) {
         std::lock_guard lock(mutex_);
-        cache_limit_ = bytes;
-        for (auto& [size, blocks] : free_blocks_) {
-            while (!blocks.empty() && cached_bytes_ > cache_limit_) {
-                ::operator delete(blocks.back(), std::align_val_t{kAlignment});
-                blocks.pop_back();
-                cached_bytes_ -= size;
-            }
-        }
+        cache_.set_limit(bytes, release);
     }
     size_t cache_limit() const {
         std::lock_guard lock(mutex_);
-        return cache_limit_;
+        return cache_.limit();
     }
 
     AllocatorStats stats() const {
         std::lock_guard lock(mutex_);
         AllocatorStats s;
         s.allocations = allocations_.load(std::memory_order_relaxed);
-        s.cache_hits = cache_hits_;
-        s.cached_bytes = static_cast<int64_t>(cached_bytes_);
+        s.cache_hits = cache_.hits();
+        s.cached_bytes = static_cast<int64_t>(cache_.cached_bytes());
         s.in_use_bytes = in_use_bytes_ + in_use_small_.load(std::memory_order_relaxed);
         return s;
     }
 
-    /// The size class of a request: small requests round to the alignment, large ones
-    /// to an eighth of their power of two, so close sizes share cached blocks while
-    /// wasting at most 12.5%.
-    static size_t size_class(size_t nbytes) {
-        const size_t n = nbytes == 0 ? kAlignment : (nbytes + kAlignment - 1) / kAlignment * kAlignment;
-        if (n < kMinCachedBytes) return n;
-        size_t pow2 = kMinCachedBytes;
-        while (pow2 * 2 <= n) pow2 *= 2;
-        const size_t step = pow2 / 8;
-        return (n + step - 1) / step * step;
-    }
+    static size_t size_class(size_t nbytes) { return BlockCache::size_class(nbytes); }
 
 private:
     static constexpr size_t kMaxSmallBytes = 4096;
@@ -156,11 +190,10 @@ private:
         return cache;
     }
 
+    static void release(void* p, size_t) { ::operator delete(p, std::align_val_t{kAlignment}); }
+
     mutable std::mutex mutex_;
-    std::unordered_map<size_t, std::vector<void*>> free_blocks_;
-    size_t cached_bytes_ = 0;
-    size_t cache_limit_ = kDefaultCacheLimit;
-    int64_t cache_hits_ = 0;
+    BlockCache cache_{kDefaultCacheLimit};
     int64_t in_use_bytes_ = 0;
     std::atomic<int64_t> allocations_{0};
     std::atomic<int64_t> in_use_small_{0};

@@ -5,6 +5,7 @@
 // does (int8/int16 via int32, uint8 via int64); anything -> bool is `x != 0`.
 // Unlike a bare static_cast, nothing here is undefined behaviour.
 
+#include "tenet/core/host_device.hpp"
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -15,7 +16,7 @@ namespace tenet {
 namespace detail {
 
 template <class I>
-I float_to_int_indefinite(double x) {
+TENET_HD I float_to_int_indefinite(double x) {
     // The range test is written so that NaN fails it.
     constexpr double lo = -static_cast<double>(uint64_t{1} << (8 * sizeof(I) - 1));
     if (x >= lo && x < -lo) return static_cast<I>(x);
@@ -26,7 +27,7 @@ I float_to_int_indefinite(double x) {
 
 /// Converts one element value to element type `To`.
 template <Element To, class From>
-To convert(From v) {
+TENET_HD To convert(From v) {
     if constexpr (std::is_same_v<To, From>) {
         return v;
     } else if constexpr (std::is_same_v<To, bool>) {

@@ -66,17 +66,4 @@ private:
     int index_;
 };
 
-/// Whether this build of tenet can run on CUDA devices. The device backend is not
-/// part of this build yet, so CUDA tensors are refused with a device_error.
-inline bool cuda_is_available() { return false; }
-
-namespace detail {
-/// Throws unless `device` can hold tensors in this build. `op` names the caller.
-inline void check_device_supported(Device device, const char* op) {
-    if (device.is_cuda())
-        fail<device_error>(op, ": cannot create a tensor on ", device,
-                           ": tenet was built without CUDA support (no CUDA device available)");
-}
-}  // namespace detail
-
 }  // namespace tenet

@@ -30,6 +30,10 @@ enum class AssignMode {
 /// grad. Defined in autograd/record.hpp (the evaluation itself is expr/evaluate.hpp).
 template <class T, class E>
 void evaluate_into(Tensor<T>& dst, const E& e, AssignMode mode);
+/// dst = src converted to T, both on one device (a cast expression evaluated there; needs
+/// the device evaluator). Defined in expr/evaluate.hpp.
+template <class T, class U>
+void convert_on_device(const Tensor<T>& dst, const Tensor<U>& src);
 
 // Autograd hooks of the core's own operations, defined in autograd/record.hpp. They are
 // templates so that the core can call them without including the layer above it.

@@ -3,6 +3,8 @@
 // and bfloat16 (`BFloat16`). Storage is 16 bits; arithmetic goes through float,
 // as PyTorch does on the CPU. Conversions round to nearest, ties to even.
 
+#include "tenet/core/host_device.hpp"
+
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -12,7 +14,7 @@ namespace tenet {
 
 namespace detail {
 
-inline uint16_t float_to_half_bits(float f) {
+inline TENET_HD uint16_t float_to_half_bits(float f) {
     const uint32_t x = std::bit_cast<uint32_t>(f);
     const uint32_t sign = (x >> 16) & 0x8000u;
     const uint32_t abs = x & 0x7fffffffu;
@@ -32,7 +34,7 @@ inline uint16_t float_to_half_bits(float f) {
     return static_cast<uint16_t>(sign | (rounded >> 13));
 }
 
-inline float half_bits_to_float(uint16_t h) {
+inline TENET_HD float half_bits_to_float(uint16_t h) {
     const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
     const uint32_t exp = (h >> 10) & 0x1fu;
     const uint32_t mant = h & 0x3ffu;
@@ -44,14 +46,14 @@ inline float half_bits_to_float(uint16_t h) {
     return std::bit_cast<float>(sign | ((exp + 112u) << 23) | (mant << 13));
 }
 
-inline uint16_t float_to_bfloat16_bits(float f) {
+inline TENET_HD uint16_t float_to_bfloat16_bits(float f) {
     const uint32_t x = std::bit_cast<uint32_t>(f);
     if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);  // quiet nan
     const uint32_t rounding_bias = 0x7fffu + ((x >> 16) & 1u);
     return static_cast<uint16_t>((x + rounding_bias) >> 16);
 }
 
-inline float bfloat16_bits_to_float(uint16_t b) {
+inline TENET_HD float bfloat16_bits_to_float(uint16_t b) {
     return std::bit_cast<float>(static_cast<uint32_t>(b) << 16);
 }
 
@@ -62,14 +64,14 @@ struct Half {
     uint16_t bits = 0;
 
     Half() = default;
-    Half(float f) : bits(detail::float_to_half_bits(f)) {}
-    Half(double d) : Half(static_cast<float>(d)) {}
+    TENET_HD Half(float f) : bits(detail::float_to_half_bits(f)) {}
+    TENET_HD Half(double d) : Half(static_cast<float>(d)) {}
     template <class I>
         requires std::is_integral_v<I>
-    Half(I i) : Half(static_cast<float>(i)) {}
-    operator float() const { return detail::half_bits_to_float(bits); }
+    TENET_HD Half(I i) : Half(static_cast<float>(i)) {}
+    TENET_HD operator float() const { return detail::half_bits_to_float(bits); }
 
-    static Half from_bits(uint16_t b) {
+    static TENET_HD Half from_bits(uint16_t b) {
         Half h;
         h.bits = b;
         return h;
@@ -81,14 +83,14 @@ struct BFloat16 {
     uint16_t bits = 0;
 
     BFloat16() = default;
-    BFloat16(float f) : bits(detail::float_to_bfloat16_bits(f)) {}
-    BFloat16(double d) : BFloat16(static_cast<float>(d)) {}
+    TENET_HD BFloat16(float f) : bits(detail::float_to_bfloat16_bits(f)) {}
+    TENET_HD BFloat16(double d) : BFloat16(static_cast<float>(d)) {}
     template <class I>
         requires std::is_integral_v<I>
-    BFloat16(I i) : BFloat16(static_cast<float>(i)) {}
-    operator float() const { return detail::bfloat16_bits_to_float(bits); }
+    TENET_HD BFloat16(I i) : BFloat16(static_cast<float>(i)) {}
+    TENET_HD operator float() const { return detail::bfloat16_bits_to_float(bits); }
 
-    static BFloat16 from_bits(uint16_t b) {
+    static TENET_HD BFloat16 from_bits(uint16_t b) {
         BFloat16 h;
         h.bits = b;
         return h;
@@ -105,12 +107,12 @@ struct std::numeric_limits<tenet::Half> {
     static constexpr bool has_infinity = true;
     static constexpr bool has_quiet_NaN = true;
     static constexpr int digits = 11;
-    static tenet::Half lowest() { return tenet::Half::from_bits(0xfbffu); }
-    static tenet::Half max() { return tenet::Half::from_bits(0x7bffu); }
-    static tenet::Half min() { return tenet::Half::from_bits(0x0400u); }
-    static tenet::Half epsilon() { return tenet::Half::from_bits(0x1400u); }
-    static tenet::Half infinity() { return tenet::Half::from_bits(0x7c00u); }
-    static tenet::Half quiet_NaN() { return tenet::Half::from_bits(0x7e00u); }
+    static TENET_HD tenet::Half lowest() { return tenet::Half::from_bits(0xfbffu); }
+    static TENET_HD tenet::Half max() { return tenet::Half::from_bits(0x7bffu); }
+    static TENET_HD tenet::Half min() { return tenet::Half::from_bits(0x0400u); }
+    static TENET_HD tenet::Half epsilon() { return tenet::Half::from_bits(0x1400u); }
+    static TENET_HD tenet::Half infinity() { return tenet::Half::from_bits(0x7c00u); }
+    static TENET_HD tenet::Half quiet_NaN() { return tenet::Half::from_bits(0x7e00u); }
 };
 
 template <>
@@ -121,10 +123,10 @@ struct std::numeric_limits<tenet::BFloat16> {
     static constexpr bool has_infinity = true;
     static constexpr bool has_quiet_NaN = true;
     static constexpr int digits = 8;
-    static tenet::BFloat16 lowest() { return tenet::BFloat16::from_bits(0xff7fu); }
-    static tenet::BFloat16 max() { return tenet::BFloat16::from_bits(0x7f7fu); }
-    static tenet::BFloat16 min() { return tenet::BFloat16::from_bits(0x0080u); }
-    static tenet::BFloat16 epsilon() { return tenet::BFloat16::from_bits(0x3c00u); }
-    static tenet::BFloat16 infinity() { return tenet::BFloat16::from_bits(0x7f80u); }
-    static tenet::BFloat16 quiet_NaN() { return tenet::BFloat16::from_bits(0x7fc0u); }
+    static TENET_HD tenet::BFloat16 lowest() { return tenet::BFloat16::from_bits(0xff7fu); }
+    static TENET_HD tenet::BFloat16 max() { return tenet::BFloat16::from_bits(0x7f7fu); }
+    static TENET_HD tenet::BFloat16 min() { return tenet::BFloat16::from_bits(0x0080u); }
+    static TENET_HD tenet::BFloat16 epsilon() { return tenet::BFloat16::from_bits(0x3c00u); }
+    static TENET_HD tenet::BFloat16 infinity() { return tenet::BFloat16::from_bits(0x7f80u); }
+    static TENET_HD tenet::BFloat16 quiet_NaN() { return tenet::BFloat16::from_bits(0x7fc0u); }
 };

@@ -12,6 +12,7 @@
 
 #include "tenet/core/allocator.hpp"
 #include "tenet/core/device.hpp"
+#include "tenet/core/device_backend.hpp"
 
 namespace tenet {
 
@@ -19,20 +20,31 @@ class StorageImpl {
 public:
     using Deleter = std::function<void(void*)>;
 
-    /// Allocates `nbytes` on `device` from the caching allocator.
-    StorageImpl(size_t nbytes, Device device) : nbytes_(nbytes), device_(device) {
-        detail::check_device_supported(device, "StorageImpl");
-        data_ = host_allocator().allocate(nbytes);
+    /// Allocates `nbytes` on `device` from its caching allocator ("cuda" means the
+    /// current device: the storage records the resolved index).
+    StorageImpl(size_t nbytes, Device device)
+        : nbytes_(nbytes), device_(detail::resolve_device(device, "empty")) {
+        if (device_.is_cpu()) data_ = host_allocator().allocate(nbytes);
+        else data_ = detail::device_backend(device_, "empty").allocate(nbytes, device_.index());
     }
     /// Wraps external memory without copying; `deleter` (may be empty) runs on release.
     StorageImpl(void* data, size_t nbytes, Device device, Deleter deleter)
-        : data_(data), nbytes_(nbytes), device_(device), deleter_(std::move(deleter)), external_(true) {}
+        : data_(data),
+          nbytes_(nbytes),
+          device_(detail::resolve_device(device, "from_blob")),
+          deleter_(std::move(deleter)),
+          external_(true) {}
 
     StorageImpl(const StorageImpl&) = delete;
     StorageImpl& operator=(const StorageImpl&) = delete;
     ~StorageImpl() {
-        if (!external_) host_allocator().deallocate(data_, nbytes_);
-        else if (deleter_) deleter_(data_);
+        if (external_) {
+            if (deleter_) deleter_(data_);
+        } else if (device_.is_cpu()) {
+            host_allocator().deallocate(data_, nbytes_);
+        } else if (auto* backend = detail::device_backend_slot()) {
+            backend->deallocate(data_, nbytes_, device_.index());
+        }
     }
 
     void* data() const { return data_; }

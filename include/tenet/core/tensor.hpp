@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tenet/core/convert.hpp"
+#include "tenet/core/device_backend.hpp"
 #include "tenet/core/expression_fwd.hpp"
 #include "tenet/core/nested_list.hpp"
 #include "tenet/core/strided_loop.hpp"
@@ -62,6 +63,13 @@ inline bool may_overlap(const TensorImpl& a, const TensorImpl& b) {
     const int64_t a_begin = a.offset * a.dtype.itemsize(), b_begin = b.offset * b.dtype.itemsize();
     return a_begin < b_end && b_begin < a_end;
 }
+
+// Copies and fills that involve a device (core/device_copy.hpp, included at the end).
+template <class T, class U>
+void copy_between_devices(const Tensor<T>& dst, const Tensor<U>& src);
+inline void fill_on_device(const TensorBase& dst, const void* value, int64_t itemsize);
+template <class T>
+Tensor<T> host_copy(const Tensor<T>& t);
 }  // namespace detail
 
 template <class T>
@@ -171,19 +179,24 @@ public:
         return static_cast<T*>(impl().storage->data())[offset];
     }
 
-    /// The value of a one-element tensor.
+    /// The value of a one-element tensor (copied from the device for a device tensor).
     template <class U = T>
     U item() const {
         if (numel() != 1)
             detail::fail<shape_error>("item: a Tensor with ", numel(),
                                       " elements cannot be converted to Scalar (shape ", sizes(), ")");
-        detail::check_host_access(*this, "item");
+        if (!is_cpu()) {
+            T value;
+            detail::device_backend(device(), "item")
+                .copy_bytes(&value, Device(DeviceType::CPU), data_ptr(), device(), sizeof(T));
+            return convert<U>(value);
+        }
         return convert<U>(*data_ptr());
     }
 
-    /// The elements in row-major order.
+    /// The elements in row-major order (copied from the device for a device tensor).
     std::vector<T> to_vector() const {
-        detail::check_host_access(*this, "to_vector");
+        if (!is_cpu()) return detail::host_copy(*this).to_vector();
         std::vector<T> out;
         out.reserve(static_cast<size_t>(numel()));
         const T* base = static_cast<const T*>(impl().storage->data());
@@ -194,7 +207,7 @@ public:
 
     /// The elements as nested lists (PyTorch's tolist()); a 0-d tensor gives a bare value.
     NestedList<T> tolist() const {
-        detail::check_host_access(*this, "tolist");
+        if (!is_cpu()) return detail::host_copy(*this).tolist();
         const T* base = static_cast<const T*>(impl().storage->data());
         auto build = [&](auto&& self, size_t d, int64_t offset) -> NestedList<T> {
             if (d == sizes().size()) return {base[offset]};
@@ -313,6 +326,27 @@ public:
     Tensor<U> to(dtype_t<U>) const {
         return to<U>();
     }
+    /// A copy on `device` with element type U (itself when both already match), as
+    /// PyTorch's t.to(device, dtype): "cuda" means the current device.
+    template <class U>
+    Tensor<U> to(Device device) const {
+        const Device target = detail::resolve_device(device, "to");
+        if (target == this->device()) return to<U>();
+        Tensor<U> out(detail::make_dense_impl(sizes(), detail::dense_strides_like(sizes(), strides()), dtype_of<U>,
+                                              target));
+        out.copy_data_(*this);
+        detail::record_copy(*this, out);
+        return out;
+    }
+    Tensor to(Device device) const { return to<T>(device); }
+    template <class U>
+    Tensor<U> to(Device device, dtype_t<U>) const {
+        return to<U>(device);
+    }
+    /// A copy on CUDA device `index` (the current device by default); itself when already there.
+    Tensor cuda(int index = -1) const { return to(Device(DeviceType::CUDA, index)); }
+    /// A copy in host memory; itself when already there.
+    Tensor cpu() const { return to(Device(DeviceType::CPU)); }
     /// Converts to the element type of `other`.
     template <class U>
     Tensor<U> type_as(const Tensor<U>&) const {
@@ -328,13 +362,17 @@ public:
         return *this;
     }
     /// copy_ without autograd: the data movement alone (used by clone, to, contiguous).
+    /// Works between any two devices (core/device_copy.hpp).
     template <class U>
     Tensor& copy_data_(const Tensor<U>& src) {
-        detail::check_host_access(*this, "copy_");
-        detail::check_host_access(src, "copy_");
         detail::check_no_internal_overlap(impl(), "copy_");
         if constexpr (std::is_same_v<U, T>)
             if (is_same(src)) return *this;
+        if (!is_cpu() || !src.is_cpu()) {
+            detail::copy_between_devices(*this, src);
+            impl().storage->bump_version();
+            return *this;
+        }
         // Reading from memory we are about to write: read everything first.
         const Tensor<U> source = detail::may_overlap(impl(), src.impl()) ? src.clone() : src;
         auto [src_sizes, src_strides] = detail::expand_geometry(source.sizes(), source.strides(), sizes(), "copy_");
@@ -356,9 +394,13 @@ public:
     template <Scalar S>
     Tensor& fill_(S value) {
         detail::record_overwrite(*this, "FillBackward0");
-        detail::check_host_access(*this, "fill_");
         detail::check_no_internal_overlap(impl(), "fill_");
         const T v = convert<T>(value);
+        if (!is_cpu()) {
+            detail::fill_on_device(*this, &v, sizeof(T));
+            impl().storage->bump_version();
+            return *this;
+        }
         if (is_contiguous()) {
             std::fill_n(data_ptr(), numel(), v);
             impl().storage->bump_version();
@@ -615,3 +657,5 @@ private:
 };
 
 }  // namespace tenet
+
+#include "tenet/core/device_copy.hpp"

@@ -27,6 +27,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "tenet/core/host_device.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/evaluate.hpp"
 #include "tenet/expr/functors.hpp"
@@ -47,12 +48,12 @@ using wide_unsigned_t = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_
 
 /// -a with wrap-around (INT_MIN stays INT_MIN), without undefined behaviour.
 template <class T>
-T wrapping_neg(T a) {
+TENET_HD T wrapping_neg(T a) {
     return static_cast<T>(wide_unsigned_t<T>(0) - static_cast<wide_unsigned_t<T>>(a));
 }
 
 template <class T>
-T int_div_trunc(T a, T b) {
+TENET_HD T int_div_trunc(T a, T b) {
     if (b == 0) return 0;  // reported before the loop: see the file comment
     if constexpr (std::is_signed_v<T>)
         if (b == -1) return wrapping_neg(a);
@@ -60,7 +61,7 @@ T int_div_trunc(T a, T b) {
 }
 /// Python's //: truncation minus one when the signs differ and the division is inexact.
 template <class T>
-T int_div_floor(T a, T b) {
+TENET_HD T int_div_floor(T a, T b) {
     if (b == 0) return 0;
     if constexpr (std::is_signed_v<T>) {
         if (b == -1) return wrapping_neg(a);
@@ -73,7 +74,7 @@ T int_div_floor(T a, T b) {
 }
 /// Python's %: the sign of the divisor.
 template <class T>
-T int_remainder(T a, T b) {
+TENET_HD T int_remainder(T a, T b) {
     if (b == 0) return 0;
     if constexpr (std::is_signed_v<T>) {
         if (b == -1) return 0;
@@ -86,7 +87,7 @@ T int_remainder(T a, T b) {
 }
 /// C's %: the sign of the dividend.
 template <class T>
-T int_fmod(T a, T b) {
+TENET_HD T int_fmod(T a, T b) {
     if (b == 0) return 0;
     if constexpr (std::is_signed_v<T>)
         if (b == -1) return 0;
@@ -95,7 +96,7 @@ T int_fmod(T a, T b) {
 
 /// PyTorch's div_floor_floating (ATen/native/cpu/BinaryOpsKernel.cpp), step for step.
 template <class F>
-F float_div_floor(F a, F b) {
+TENET_HD F float_div_floor(F a, F b) {
     if (b == 0) return a / b;  // IEEE: +-inf or nan
     const F mod = std::fmod(a, b);
     F div = (a - mod) / b;
@@ -106,7 +107,7 @@ F float_div_floor(F a, F b) {
     return floordiv;
 }
 template <class F>
-F float_remainder(F a, F b) {
+TENET_HD F float_remainder(F a, F b) {
     F mod = std::fmod(a, b);
     if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
     return mod;
@@ -115,7 +116,7 @@ F float_remainder(F a, F b) {
 /// Integer power by repeated squaring, wrapping as PyTorch's powi; a negative exponent
 /// gives 1 for base 1, +-1 for base -1 and 0 otherwise (PyTorch's tensor-exponent rule).
 template <class T>
-T int_pow(T a, T b) {
+TENET_HD T int_pow(T a, T b) {
     if constexpr (std::is_signed_v<T>) {
         if (b < 0) {
             if (a == 1) return 1;
@@ -140,7 +141,7 @@ inline constexpr bool is_bool_v = std::is_same_v<T, bool>;
 struct FloorDivide : ArithmeticRule {
     static constexpr const char* name = "floor_divide";
     template <class T>
-    auto operator()(T a, T b) const {
+    TENET_HD auto operator()(T a, T b) const {
         static_assert(!arith::is_bool_v<T>, "tenet: floor_divide is not defined on bool tensors (as in PyTorch)");
         if constexpr (std::is_integral_v<T>) return arith::int_div_floor(a, b);
         else return arith::float_div_floor(static_cast<opmath_t<T>>(a), static_cast<opmath_t<T>>(b));
@@ -149,7 +150,7 @@ struct FloorDivide : ArithmeticRule {
 struct Remainder : ArithmeticRule {
     static constexpr const char* name = "remainder";
     template <class T>
-    auto operator()(T a, T b) const {
+    TENET_HD auto operator()(T a, T b) const {
         static_assert(!arith::is_bool_v<T>, "tenet: remainder is not defined on bool tensors (as in PyTorch)");
         if constexpr (std::is_integral_v<T>) return arith::int_remainder(a, b);
         else return arith::float_remainder(static_cast<opmath_t<T>>(a), static_cast<opmath_t<T>>(b));
@@ -158,7 +159,7 @@ struct Remainder : ArithmeticRule {
 struct Fmod : ArithmeticRule {
     static constexpr const char* name = "fmod";
     template <class T>
-    auto operator()(T a, T b) const {
+    TENET_HD auto operator()(T a, T b) const {
         static_assert(!arith::is_bool_v<T>, "tenet: fmod is not defined on bool tensors (as in PyTorch)");
         if constexpr (std::is_integral_v<T>) return arith::int_fmod(a, b);
         else return std::fmod(static_cast<opmath_t<T>>(a), static_cast<opmath_t<T>>(b));
@@ -169,7 +170,7 @@ struct DivRounding : ArithmeticRule {
     static constexpr const char* name = "div";
     bool floor = false;
     template <class T>
-    auto operator()(T a, T b) const {
+    TENET_HD auto operator()(T a, T b) const {
         static_assert(!arith::is_bool_v<T>,
                       "tenet: div with a rounding mode is not defined on bool tensors (as in PyTorch)");
         if constexpr (std::is_integral_v<T>) {
@@ -184,7 +185,7 @@ struct DivRounding : ArithmeticRule {
 struct Pow : ArithmeticRule {
     static constexpr const char* name = "pow";
     template <class T>
-    auto operator()(T a, T b) const {
+    TENET_HD auto operator()(T a, T b) const {
         static_assert(!arith::is_bool_v<T>, "tenet: pow is not defined on bool tensors (as in PyTorch)");
         if constexpr (std::is_integral_v<T>) {
             return arith::int_pow(a, b);
@@ -204,7 +205,7 @@ struct AddAlpha : ArithmeticRule {
     static constexpr const char* name = Subtract ? "sub" : "add";
     S alpha;
     template <class T>
-    auto operator()(T a, T b) const {
+    TENET_HD auto operator()(T a, T b) const {
         static_assert(!(Subtract && arith::is_bool_v<T>),
                       "tenet: sub: subtraction with two bool tensors is not supported (as in PyTorch); use "
                       "logical_xor or bitwise_xor");
@@ -221,14 +222,14 @@ struct AddAlpha : ArithmeticRule {
 struct Atan2 : FloatingRule {
     static constexpr const char* name = "atan2";
     template <class T>
-    auto operator()(T a, T b) const {
+    TENET_HD auto operator()(T a, T b) const {
         return std::atan2(static_cast<opmath_t<T>>(a), static_cast<opmath_t<T>>(b));
     }
 };
 struct Hypot : ArithmeticRule {
     static constexpr const char* name = "hypot";
     template <class T>
-    auto operator()(T a, T b) const {
+    TENET_HD auto operator()(T a, T b) const {
         static_assert(FloatingElement<T>, "tenet: hypot is only defined on floating tensors (as in PyTorch)");
         return std::hypot(static_cast<opmath_t<T>>(a), static_cast<opmath_t<T>>(b));
     }
@@ -237,7 +238,7 @@ struct Hypot : ArithmeticRule {
 struct Maximum : ArithmeticRule {
     static constexpr const char* name = "maximum";
     template <class T>
-    auto operator()(T a, T b) const {
+    TENET_HD auto operator()(T a, T b) const {
         using O = opmath_t<T>;
         const O x = static_cast<O>(a), y = static_cast<O>(b);
         if constexpr (FloatingElement<T>) {
@@ -249,7 +250,7 @@ struct Maximum : ArithmeticRule {
 struct Minimum : ArithmeticRule {
     static constexpr const char* name = "minimum";
     template <class T>
-    auto operator()(T a, T b) const {
+    TENET_HD auto operator()(T a, T b) const {
         using O = opmath_t<T>;
         const O x = static_cast<O>(a), y = static_cast<O>(b);
         if constexpr (FloatingElement<T>) {
@@ -263,7 +264,7 @@ struct Minimum : ArithmeticRule {
     struct NAME : ArithmeticRule {                                                                          \
         static constexpr const char* name = TORCH_NAME;                                                     \
         template <class T>                                                                                  \
-        T operator()(T a, T b) const {                                                                      \
+        TENET_HD T operator()(T a, T b) const {                                                             \
             static_assert(std::is_integral_v<T>,                                                            \
                           "tenet: " TORCH_NAME " is only defined on integer and bool tensors");             \
             if constexpr (arith::is_bool_v<T>) return BOOL_EXPR;                                           \
@@ -280,7 +281,7 @@ TENET_BITWISE_FUNCTOR(BitwiseXor, "bitwise_xor", a != b, a ^ b)
 struct LeftShift : ArithmeticRule {
     static constexpr const char* name = "bitwise_left_shift";
     template <class T>
-    T operator()(T a, T b) const {
+    TENET_HD T operator()(T a, T b) const {
         static_assert(std::is_integral_v<T> && !arith::is_bool_v<T>,
                       "tenet: bitwise_left_shift is only defined on integer tensors (not bool, as in PyTorch)");
         constexpr int bits = 8 * sizeof(T);
@@ -292,7 +293,7 @@ struct LeftShift : ArithmeticRule {
 struct RightShift : ArithmeticRule {
     static constexpr const char* name = "bitwise_right_shift";
     template <class T>
-    T operator()(T a, T b) const {
+    TENET_HD T operator()(T a, T b) const {
         static_assert(std::is_integral_v<T> && !arith::is_bool_v<T>,
                       "tenet: bitwise_right_shift is only defined on integer tensors (not bool, as in PyTorch)");
         constexpr int bits = 8 * sizeof(T);
@@ -305,7 +306,7 @@ struct RightShift : ArithmeticRule {
     struct NAME : PredicateRule {                                \
         static constexpr const char* name = TORCH_NAME;          \
         template <class T>                                       \
-        bool operator()(T a, T b) const {                        \
+        TENET_HD bool operator()(T a, T b) const {               \
             return convert<bool>(a) OP convert<bool>(b);         \
         }                                                        \
     };
@@ -326,7 +327,7 @@ struct Lerp {
     template <class C>
     using result_t = C;
     template <class C, class VA, class VB, class VW>
-    C apply(VA a, VB b, VW w) const {
+    TENET_HD C apply(VA a, VB b, VW w) const {
         static_assert(FloatingElement<C>, "tenet: lerp is only defined on floating tensors (as in PyTorch)");
         using O = opmath_t<C>;
         const O s = convert<O>(convert<C>(a)), e = convert<O>(convert<C>(b)), wt = convert<O>(convert<C>(w));
@@ -345,7 +346,7 @@ struct Where {
     template <class C>
     using result_t = C;
     template <class C, class VC, class VA, class VB>
-    C apply(VC cond, VA a, VB b) const {
+    TENET_HD C apply(VC cond, VA a, VB b) const {
         static_assert(std::is_same_v<VC, bool>,
                       "tenet: where expected condition to be a boolean tensor (as in PyTorch)");
         return cond ? convert<C>(a) : convert<C>(b);

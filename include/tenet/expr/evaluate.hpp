@@ -17,9 +17,11 @@
 #include <cstdint>
 #include <cstring>
 
+#include "tenet/backend/device_dispatch.hpp"
 #include "tenet/core/expression_fwd.hpp"
 #include "tenet/core/parallel.hpp"
 #include "tenet/core/tensor.hpp"
+#include "tenet/expr/functors.hpp"
 #include "tenet/expr/node.hpp"
 
 namespace tenet::expr {
@@ -303,25 +305,37 @@ bool needs_temporary(const Tensor<T>& dst, const E& e) {
     return needed;
 }
 
+/// Runs `e` over dst's shape on dst's device: the host loops, or one device kernel.
+template <class T, class E>
+void run_on_device_of(const Tensor<T>& dst, const E& e) {
+    if (dst.is_cpu()) return run_expression(dst, e);
+#if TENET_DEVICE_EVALUATOR
+    device_evaluate(dst, e);
+#else
+    no_device_evaluator("evaluate", dst.device());
+#endif
+}
+
 /// Evaluates `e` into `dst` (no autograd: evaluate_into, in autograd/record.hpp, records
-/// and then calls this).
+/// and then calls this). A fresh result lives on the expression's device; writing into an
+/// existing tensor requires the expression to be on the tensor's device.
 template <class T, class E>
 void run_assign(Tensor<T>& dst, const E& e, AssignMode mode) {
     static_assert(TensorExpression<E>, "tenet: evaluate_into needs an expression");
-    if (auto device = e.device(); device && !device->is_cpu())
-        fail<device_error>("evaluate: expressions on ", *device, " are not supported in this build");
     const IntArray& shape = e.shape();
+    const std::optional<Device> source = e.device();
     if (mode == AssignMode::Fresh || (mode == AssignMode::Out && (!dst.defined() || dst.sizes() != shape))) {
         // PyTorch's out= resizes a destination of the wrong shape; a fresh result is the same.
-        Tensor<T> fresh(make_contiguous_impl(shape, dtype_of<T>, Device(DeviceType::CPU)));
-        run_expression(fresh, e);
+        Tensor<T> fresh(make_contiguous_impl(shape, dtype_of<T>, source ? *source : Device(DeviceType::CPU)));
+        run_on_device_of(fresh, e);
         dst = std::move(fresh);
         return;
     }
+    expr::common_device(source, dst.device(), "assign");
     if (dst.sizes() == shape) {
         // Small and flat (the common out= case): one pass over the leaves decides it all, which
         // keeps the per-op cost of tiny tensors low. A contiguous dst cannot overlap itself.
-        if (const int64_t numel = dst.numel(); numel < kParallelThreshold) {
+        if (const int64_t numel = dst.numel(); numel < kParallelThreshold && dst.is_cpu()) {
             if (const auto f = flat_operands(dst, e); f.flat && (mode == AssignMode::IntoNoAlias || !f.overlaps)) {
                 run_flat(dst.data_ptr(), e, f, numel);
                 dst.impl().storage->bump_version();
@@ -333,13 +347,19 @@ void run_assign(Tensor<T>& dst, const E& e, AssignMode mode) {
     }
     check_no_internal_overlap(dst.impl(), "assign");
     if (mode != AssignMode::IntoNoAlias && needs_temporary(dst, e)) {
-        Tensor<T> tmp(make_contiguous_impl(shape, dtype_of<T>, Device(DeviceType::CPU)));
-        run_expression(tmp, e);
+        Tensor<T> tmp(make_contiguous_impl(shape, dtype_of<T>, dst.device()));
+        run_on_device_of(tmp, e);
         dst.copy_data_(tmp);
         return;
     }
-    run_expression(dst, e);
+    run_on_device_of(dst, e);
     dst.impl().storage->bump_version();
+}
+
+template <class T, class U>
+void convert_on_device(const Tensor<T>& dst, const Tensor<U>& src) {
+    Tensor<T> out = dst;
+    run_assign(out, expr::make_unary<fn::CastTo<T>>(src), AssignMode::Into);
 }
 
 }  // namespace tenet::detail

@@ -46,41 +46,47 @@ struct FastPows {
         f(n);
     }
 };
+// The rebuilt children's types are deduced as function template parameters (not named in
+// the generic lambdas): nvcc's front end mis-substitutes type aliases declared inside
+// nested generic lambdas.
 template <class Op, class A>
 struct FastPows<Unary<Op, A>> {
+    template <class A2, class F>
+    static void emit(const A2& a, const Op& op, F& f) {
+        f(Unary<Op, A2>(a, op));
+    }
     template <class F>
     static void run(const Unary<Op, A>& n, F&& f) {
-        FastPows<A>::run(n.a, [&](const auto& a) { f(Unary<Op, std::remove_cvref_t<decltype(a)>>(a, n.op)); });
+        FastPows<A>::run(n.a, [&](const auto& a) { emit(a, n.op, f); });
     }
 };
 template <class Op, class A, class B>
 struct FastPows<Binary<Op, A, B>> {
+    template <class A2, class B2, class F>
+    static void emit(const A2& a, const B2& b, const Op& op, F& f) {
+        using Squared = Unary<fn::Square, A2>;
+        if constexpr (std::is_same_v<Op, fn::Pow> && B2::is_scalar &&
+                      std::is_same_v<typename Squared::value_type, typename Binary<Op, A, B>::value_type>) {
+            if (b.value == 2) return f(Squared(a));
+        }
+        f(Binary<Op, A2, B2>(a, b, op));
+    }
     template <class F>
     static void run(const Binary<Op, A, B>& n, F&& f) {
-        FastPows<A>::run(n.a, [&](const auto& a) {
-            FastPows<B>::run(n.b, [&](const auto& b) {
-                using A2 = std::remove_cvref_t<decltype(a)>;
-                using B2 = std::remove_cvref_t<decltype(b)>;
-                using Squared = Unary<fn::Square, A2>;
-                if constexpr (std::is_same_v<Op, fn::Pow> && B2::is_scalar &&
-                              std::is_same_v<typename Squared::value_type, typename Binary<Op, A, B>::value_type>) {
-                    if (b.value == 2) return f(Squared(a));
-                }
-                f(Binary<Op, A2, B2>(a, b, n.op));
-            });
-        });
+        FastPows<A>::run(n.a, [&](const auto& a) { FastPows<B>::run(n.b, [&](const auto& b) { emit(a, b, n.op, f); }); });
     }
 };
 template <class Op, class A, class B, class C>
 struct FastPows<Ternary<Op, A, B, C>> {
+    template <class A2, class B2, class C2, class F>
+    static void emit(const A2& a, const B2& b, const C2& c, const Op& op, F& f) {
+        f(Ternary<Op, A2, B2, C2>(a, b, c, op));
+    }
     template <class F>
     static void run(const Ternary<Op, A, B, C>& n, F&& f) {
         FastPows<A>::run(n.a, [&](const auto& a) {
             FastPows<B>::run(n.b, [&](const auto& b) {
-                FastPows<C>::run(n.c, [&](const auto& c) {
-                    f(Ternary<Op, std::remove_cvref_t<decltype(a)>, std::remove_cvref_t<decltype(b)>,
-                              std::remove_cvref_t<decltype(c)>>(a, b, c, n.op));
-                });
+                FastPows<C>::run(n.c, [&](const auto& c) { emit(a, b, c, n.op, f); });
             });
         });
     }

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "tenet/core/host_device.hpp"
 #include "tenet/core/dtype.hpp"
 
 namespace tenet::fn {
@@ -46,7 +47,7 @@ struct PredicateRule {
 struct Add : ArithmeticRule {
     static constexpr const char* name = "add";
     template <class T>
-    auto operator()(T a, T b) const {
+    TENET_HD auto operator()(T a, T b) const {
         if constexpr (std::is_same_v<T, bool>) return a || b;  // bool + bool is logical or in PyTorch
         else return static_cast<opmath_t<T>>(a) + static_cast<opmath_t<T>>(b);
     }
@@ -54,7 +55,7 @@ struct Add : ArithmeticRule {
 struct Sub : ArithmeticRule {
     static constexpr const char* name = "sub";
     template <class T>
-    auto operator()(T a, T b) const {
+    TENET_HD auto operator()(T a, T b) const {
         static_assert(!std::is_same_v<T, bool>,
                       "tenet: sub: subtraction with two bool tensors is not supported (as in PyTorch); use "
                       "logical_xor or bitwise_xor");
@@ -64,7 +65,7 @@ struct Sub : ArithmeticRule {
 struct Mul : ArithmeticRule {
     static constexpr const char* name = "mul";
     template <class T>
-    auto operator()(T a, T b) const {
+    TENET_HD auto operator()(T a, T b) const {
         if constexpr (std::is_same_v<T, bool>) return a && b;
         else return static_cast<opmath_t<T>>(a) * static_cast<opmath_t<T>>(b);
     }
@@ -73,14 +74,14 @@ struct Mul : ArithmeticRule {
 struct Div : FloatingRule {
     static constexpr const char* name = "div";
     template <class T>
-    auto operator()(T a, T b) const {
+    TENET_HD auto operator()(T a, T b) const {
         return static_cast<opmath_t<T>>(a) / static_cast<opmath_t<T>>(b);
     }
 };
 struct Neg : ArithmeticRule {
     static constexpr const char* name = "neg";
     template <class T>
-    auto operator()(T a) const {
+    TENET_HD auto operator()(T a) const {
         static_assert(!std::is_same_v<T, bool>,
                       "tenet: neg: negation of a bool tensor is not supported (as in PyTorch); use logical_not");
         return -static_cast<opmath_t<T>>(a);
@@ -91,7 +92,7 @@ struct Neg : ArithmeticRule {
     struct NAME : PredicateRule {                                         \
         static constexpr const char* name = TORCH_NAME;                   \
         template <class T>                                                \
-        bool operator()(T a, T b) const {                                 \
+        TENET_HD bool operator()(T a, T b) const {                        \
             return static_cast<opmath_t<T>>(a) OP static_cast<opmath_t<T>>(b); \
         }                                                                 \
     };
@@ -112,7 +113,7 @@ struct CastTo {
     template <class C>
     using result_t = U;
     template <class T>
-    T operator()(T a) const {
+    TENET_HD T operator()(T a) const {
         return a;
     }
 };

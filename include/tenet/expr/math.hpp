@@ -26,6 +26,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "tenet/core/host_device.hpp"
 #include "tenet/core/errors.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/evaluate.hpp"
@@ -40,7 +41,7 @@ namespace detail {
 /// PyTorch's calc_erfinv (aten/src/ATen/native/Math.h): a rational first guess, then two
 /// Newton steps on erf(x) = y, in the computation type M. erfinv(+-1) = +-inf, |y| > 1 -> nan.
 template <class M>
-M erfinv(M y) {
+TENET_HD M erfinv(M y) {
     constexpr M a[4] = {M(0.886226899), M(-1.645349621), M(0.914624893), M(-0.140543331)};
     constexpr M b[4] = {M(-2.118377725), M(1.442710462), M(-0.329097515), M(0.012229801)};
     constexpr M c[4] = {M(-1.970840454), M(-1.624906493), M(3.429567803), M(1.641345311)};
@@ -69,15 +70,19 @@ M erfinv(M y) {
 /// e^x: the vectorisable simd_exp in float (and for Half/BFloat16, which compute in float),
 /// std::exp in double. Always inlined, as simd_exp is.
 template <class M>
-[[gnu::always_inline]] inline M exp(M x) {
+[[gnu::always_inline]] inline TENET_HD M exp(M x) {
+#if defined(__CUDA_ARCH__)
+    return std::exp(x);  // the GPU's own expf/exp
+#else
     if constexpr (std::is_same_v<M, float>) return simd_exp(x);
     else return std::exp(x);
+#endif
 }
 
 /// 1 / (1 + e^-x), shared by sigmoid, silu and their derivatives (in one fused backward
 /// loop the compiler then computes it once).
 template <class M>
-[[gnu::always_inline]] inline M sigmoid(M x) {
+[[gnu::always_inline]] inline TENET_HD M sigmoid(M x) {
     return M(1) / (M(1) + exp(-x));
 }
 
@@ -119,7 +124,7 @@ struct BoolToLongRule {
     struct NAME : FloatingRule {                        \
         static constexpr const char* name = TORCH_NAME; \
         template <class T>                              \
-        auto operator()(T a) const {                    \
+        TENET_HD auto operator()(T a) const {           \
             using M = opmath_t<T>;                      \
             const M x = static_cast<M>(a);              \
             return EXPR;                                \
@@ -162,7 +167,7 @@ struct Gelu : ArithmeticRule {
     static constexpr const char* name = "gelu";
     bool tanh_approximation = false;
     template <class T>
-    auto operator()(T a) const {
+    TENET_HD auto operator()(T a) const {
         TENET_FLOAT_ONLY("gelu");
         using M = opmath_t<T>;
         const M x = static_cast<M>(a);
@@ -178,7 +183,7 @@ struct Gelu : ArithmeticRule {
 struct Silu : ArithmeticRule {
     static constexpr const char* name = "silu";
     template <class T>
-    auto operator()(T a) const {
+    TENET_HD auto operator()(T a) const {
         TENET_FLOAT_ONLY("silu");
         using M = opmath_t<T>;
         const M x = static_cast<M>(a);
@@ -189,7 +194,7 @@ struct Softplus : ArithmeticRule {
     static constexpr const char* name = "softplus";
     double beta = 1.0, threshold = 20.0;
     template <class T>
-    auto operator()(T a) const {
+    TENET_HD auto operator()(T a) const {
         TENET_FLOAT_ONLY("softplus");
         using M = opmath_t<T>;
         const M x = static_cast<M>(a), b = static_cast<M>(beta);
@@ -205,7 +210,7 @@ struct Softplus : ArithmeticRule {
 struct Abs : ArithmeticRule {
     static constexpr const char* name = "abs";
     template <class T>
-    auto operator()(T a) const {
+    TENET_HD auto operator()(T a) const {
         TENET_NO_BOOL("abs");
         if constexpr (FloatingElement<T>) return std::abs(static_cast<opmath_t<T>>(a));
         else if constexpr (std::is_signed_v<T>)  // wraps at the minimum, as PyTorch: abs(int8 -128) = -128
@@ -216,7 +221,7 @@ struct Abs : ArithmeticRule {
 struct Sign : ArithmeticRule {
     static constexpr const char* name = "sign";
     template <class T>
-    auto operator()(T a) const {
+    TENET_HD auto operator()(T a) const {
         if constexpr (FloatingElement<T>) {  // sign(nan) = 0, sign(-0) = +0, as PyTorch
             using M = opmath_t<T>;
             const M x = static_cast<M>(a);
@@ -232,7 +237,7 @@ struct Sign : ArithmeticRule {
     struct NAME : ArithmeticRule {                                                       \
         static constexpr const char* name = TORCH_NAME;                                  \
         template <class T>                                                               \
-        auto operator()(T a) const {                                                     \
+        TENET_HD auto operator()(T a) const {                                            \
             TENET_NO_BOOL(TORCH_NAME);                                                   \
             if constexpr (FloatingElement<T>) return FUNC(static_cast<opmath_t<T>>(a)); \
             else return a; /* integers are already whole */                              \
@@ -247,7 +252,7 @@ TENET_ROUNDING_FUNCTOR(Trunc, "trunc", std::trunc)
 struct Square : BoolToLongRule {
     static constexpr const char* name = "square";
     template <class T>
-    auto operator()(T a) const {
+    TENET_HD auto operator()(T a) const {
         if constexpr (FloatingElement<T>) {
             const auto x = static_cast<opmath_t<T>>(a);
             return x * x;
@@ -262,7 +267,7 @@ struct Square : BoolToLongRule {
 struct Relu : ArithmeticRule {
     static constexpr const char* name = "relu";
     template <class T>
-    auto operator()(T a) const {
+    TENET_HD auto operator()(T a) const {
         static_assert(!std::is_same_v<T, bool>, "tenet: relu: Boolean inputs not supported for relu (as in PyTorch)");
         if constexpr (FloatingElement<T>) {  // relu(-0) = -0 and relu(nan) = nan, as PyTorch
             using M = opmath_t<T>;
@@ -284,7 +289,7 @@ struct Clamp : BoolToLongRule {
     double lo = 0, hi = 0;
     bool has_lo = false, has_hi = false;
     template <class T>
-    auto operator()(T a) const {
+    TENET_HD auto operator()(T a) const {
         if constexpr (FloatingElement<T>) {
             using M = opmath_t<T>;
             M x = static_cast<M>(a);
@@ -307,7 +312,7 @@ struct NanToNum : ArithmeticRule {
     double nan = 0;
     std::optional<double> posinf, neginf;
     template <class T>
-    T operator()(T a) const {
+    TENET_HD T operator()(T a) const {
         if constexpr (FloatingElement<T>) {
             const auto x = static_cast<opmath_t<T>>(a);
             if (std::isnan(x)) return convert<T>(nan);
@@ -325,7 +330,7 @@ struct NanToNum : ArithmeticRule {
     struct NAME : PredicateRule {                                                           \
         static constexpr const char* name = TORCH_NAME;                                     \
         template <class T>                                                                  \
-        bool operator()(T a) const {                                                        \
+        TENET_HD bool operator()(T a) const {                                               \
             if constexpr (FloatingElement<T>) {                                             \
                 const auto x = static_cast<opmath_t<T>>(a);                                 \
                 return FLOAT_EXPR;                                                          \
@@ -343,14 +348,14 @@ TENET_PREDICATE_FUNCTOR(IsFinite, "isfinite", std::isfinite(x), true)
 struct LogicalNot : PredicateRule {
     static constexpr const char* name = "logical_not";
     template <class T>
-    bool operator()(T a) const {
+    TENET_HD bool operator()(T a) const {
         return !convert<bool>(a);  // nan is "true", so logical_not(nan) is false
     }
 };
 struct BitwiseNot : ArithmeticRule {
     static constexpr const char* name = "bitwise_not";
     template <class T>
-    T operator()(T a) const {
+    TENET_HD T operator()(T a) const {
         static_assert(!FloatingElement<T>, "tenet: bitwise_not is only defined on integer and bool tensors");
         if constexpr (std::is_same_v<T, bool>) return !a;
         else return static_cast<T>(~a);

@@ -1,6 +1,7 @@
 #pragma once
 // Printing tensors exactly as PyTorch's repr does (torch/_tensor_str.py, default
-// print options), with tenet's dtype prefix: `tensor([1, 2], dtype=tenet.int32)`.
+// print options), with tenet's dtype prefix: `tensor([1, 2], dtype=tenet.int32)`, and
+// `device='cuda:0'` for a device tensor (its values are copied to the host first).
 //
 // Only the elements that are shown are read: a tensor of more than `threshold`
 // elements is summarised to its edge items before anything is converted. The
@@ -36,6 +37,7 @@ struct Values {
     std::vector<double> floats;  // floating dtypes
     std::vector<int64_t> ints;   // integral dtypes and bool (0/1)
     std::string autograd;        // "grad_fn=<MulBackward0>" or "requires_grad=True" (or empty)
+    std::string device;          // "cuda:0" for a device tensor, empty on the host
 };
 
 /// How many items of a dim of size n are shown.
@@ -234,6 +236,7 @@ inline std::string format(const Values& v) {
     const int64_t indent = static_cast<int64_t>(prefix.size());
     std::string text = prefix;
     std::vector<std::string> suffixes;
+    if (!v.device.empty()) suffixes.push_back("device='" + v.device + "'");
     if (product(v.sizes) == 0) {
         if (v.sizes.size() != 1) {  // Python's str(tuple(shape))
             std::string s = "size=(";
@@ -275,14 +278,16 @@ inline std::string format(const Values& v) {
 
 /// The text PyTorch's repr gives for the same values, dtype and shape (with `tenet.` dtypes).
 template <class T>
-std::string to_string(const Tensor<T>& t) {
-    if (!t.defined()) return "[ Tensor (undefined) ]";
-    detail::check_host_access(t, "to_string");
+std::string to_string(const Tensor<T>& tensor) {
+    if (!tensor.defined()) return "[ Tensor (undefined) ]";
     detail::print::Values v;
-    v.dtype = t.dtype();
-    v.sizes = t.sizes();
-    v.summarize = t.numel() > detail::print::kThreshold;
-    v.autograd = detail::autograd_repr(t);
+    v.dtype = tensor.dtype();
+    v.sizes = tensor.sizes();
+    v.summarize = tensor.numel() > detail::print::kThreshold;
+    v.autograd = detail::autograd_repr(tensor);
+    if (!tensor.is_cpu()) v.device = tensor.device().str();
+    // A device tensor's values are read from a host copy.
+    const Tensor<T> t = tensor.is_cpu() ? tensor : detail::host_copy(tensor);
     if (t.numel() > 0) {
         const std::vector<int64_t> offsets =
             detail::print::shown_offsets(t.sizes(), t.strides(), t.storage_offset(), v.summarize);

@@ -25,22 +25,32 @@ template <class X>
 using operand_shape_t = typename expr::node_t<X>::static_shape;
 
 /// A tensor operand as it is (a handle copy, no data copied); an expression evaluated once.
+/// On any device: only the matrix products run on devices (materialize checks the rest).
 template <class X>
-Tensor<operand_value_t<X>> materialize(const X& x, const char* op) {
+Tensor<operand_value_t<X>> materialize_anywhere(const X& x, const char* op) {
     using V = operand_value_t<X>;
     if constexpr (TensorExpression<X>) {
         return Tensor<V>(x);
     } else {
         const Tensor<V>& t = x;
         if (!t.defined()) fail<value_error>(op, ": got an undefined tensor");
-        check_host_access(t, op);
         return t;
     }
 }
+/// materialize_anywhere for the operations that run on the host only.
+template <class X>
+Tensor<operand_value_t<X>> materialize(const X& x, const char* op) {
+    Tensor<operand_value_t<X>> t = materialize_anywhere(x, op);
+    if (!t.is_cpu())
+        fail<device_error>(op, ": not implemented for tensors on ", t.device(),
+                           " (on devices tenet runs element-wise expressions, reductions, random numbers and the "
+                           "matmul family); move the operands with .cpu()");
+    return t;
+}
 
 template <class T>
-Tensor<T> new_tensor(const IntArray& shape) {
-    return Tensor<T>(make_contiguous_impl(shape, dtype_of<T>, Device(DeviceType::CPU)));
+Tensor<T> new_tensor(const IntArray& shape, Device device = Device(DeviceType::CPU)) {
+    return Tensor<T>(make_contiguous_impl(shape, dtype_of<T>, device));
 }
 
 /// A view of t's storage with the given geometry (what as_strided does).

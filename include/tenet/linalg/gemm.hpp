@@ -23,6 +23,7 @@
 
 #include "tenet/core/errors.hpp"
 #include "tenet/core/parallel.hpp"
+#include "tenet/backend/device_dispatch.hpp"
 #include "tenet/core/tensor.hpp"
 
 #ifdef TENET_HAVE_CBLAS
@@ -199,6 +200,26 @@ void floating_gemm(int64_t m, int64_t n, int64_t k, T alpha, MatRef<T> A, MatRef
         eigen_gemm<T, Eigen::ColMajor, Eigen::RowMajor>(m, n, k, alpha, A.data, la.ld, B.data, lb.ld, beta, c, ldc);
     else
         eigen_gemm<T, Eigen::ColMajor, Eigen::ColMajor>(m, n, k, alpha, A.data, la.ld, B.data, lb.ld, beta, c, ldc);
+}
+
+#if TENET_DEVICE_EVALUATOR
+/// gemm on the current device (kernels/tenet/cuda/blas.cuh): cuBLAS for float and double under
+/// CUDA, an exact Thrust kernel otherwise (integers, and the host emulation).
+template <class T>
+void device_gemm(int64_t m, int64_t n, int64_t k, T alpha, MatRef<T> A, MatRef<T> B, T beta, T* c, int64_t ldc);
+#endif
+
+/// gemm where the operands live: `device` is the device of A, B and c.
+template <class T>
+void gemm_on(Device device, int64_t m, int64_t n, int64_t k, T alpha, MatRef<T> A, MatRef<T> B, T beta, T* c,
+             int64_t ldc) {
+    if (device.is_cpu()) return gemm<T>(m, n, k, alpha, A, B, beta, c, ldc);
+#if TENET_DEVICE_EVALUATOR
+    DeviceGuard guard(device);
+    device_gemm<T>(m, n, k, alpha, A, B, beta, c, ldc);
+#else
+    no_device_evaluator("matmul", device);
+#endif
 }
 
 /// The matrix formed by dims (d0, d1) of t, at element offset `offset` into its storage.

@@ -1,7 +1,8 @@
 #pragma once
 // Matrix products: dot, vdot, mv, mm, bmm and matmul with PyTorch's rules (1-D·1-D -> 0-d,
 // 2-D·1-D, 1-D·2-D, batched with broadcast batch dims), on float, double and integer tensors
-// (integer products are exact and wrap as PyTorch's). Operands may be views or expressions:
+// (integer products are exact and wrap as PyTorch's), on the host or on a device (cuBLAS for
+// float and double on CUDA: linalg/gemm.hpp, kernels/tenet/cuda/blas.cuh). Operands may be views or expressions:
 // an expression is evaluated once; a view whose matrices have a unit stride (contiguous or
 // transposed) goes to the GEMM in place (linalg/gemm.hpp), a broadcast batch dim is never copied.
 // Each result is one autograd node with PyTorch's grad_fn name (autograd/linalg.hpp).
@@ -129,6 +130,7 @@ void batched_gemm(const Tensor<T>& A, const Tensor<T>& B, Tensor<T>& out, T alph
     const IntArray batch(A.sizes().begin(), A.sizes().begin() + nb);
     const int64_t count = product(batch);
     if (count == 0 || n == 0 || p == 0) return;
+    const Device device = out.device();
     T* o = out.data_ptr();
     bool b_shared = true;
     for (int64_t d = 0; d < nb; ++d) b_shared = b_shared && (B.strides()[d] == 0 || B.sizes()[d] == 1);
@@ -142,7 +144,7 @@ void batched_gemm(const Tensor<T>& A, const Tensor<T>& B, Tensor<T>& out, T alph
         }
         if (merges && A.strides()[nd - 2] != 0) {
             MatRef<T> a{data_at(A, A.storage_offset()), count * n, k, A.strides()[nd - 2], A.strides()[nd - 1]};
-            gemm<T>(count * n, p, k, alpha, a, mat_ref(B, B.storage_offset(), nd - 2, nd - 1), beta, o, p);
+            gemm_on<T>(device, count * n, p, k, alpha, a, mat_ref(B, B.storage_offset(), nd - 2, nd - 1), beta, o, p);
             return;
         }
     }
@@ -154,7 +156,8 @@ void batched_gemm(const Tensor<T>& A, const Tensor<T>& B, Tensor<T>& out, T alph
             oa += i * A.strides()[d];
             ob += i * B.strides()[d];
         }
-        gemm<T>(n, p, k, alpha, mat_ref(A, oa, nd - 2, nd - 1), mat_ref(B, ob, nd - 2, nd - 1), beta, o + b * n * p, p);
+        gemm_on<T>(device, n, p, k, alpha, mat_ref(A, oa, nd - 2, nd - 1), mat_ref(B, ob, nd - 2, nd - 1), beta,
+                   o + b * n * p, p);
     }
 }
 
@@ -165,9 +168,9 @@ Tensor<T> mm_impl(const Tensor<T>& a, const Tensor<T>& b, const char* op) {
     if (a.sizes()[1] != b.sizes()[0])
         fail<shape_error>(op, ": mat1 and mat2 shapes cannot be multiplied (", dims_x(a.sizes()), " and ",
                           dims_x(b.sizes()), ")");
-    Tensor<T> out = new_tensor<T>({a.sizes()[0], b.sizes()[1]});
-    gemm<T>(a.sizes()[0], b.sizes()[1], a.sizes()[1], T(1), mat_ref(a, a.storage_offset(), 0, 1),
-            mat_ref(b, b.storage_offset(), 0, 1), T(0), out.data_ptr(), b.sizes()[1]);
+    Tensor<T> out = new_tensor<T>({a.sizes()[0], b.sizes()[1]}, a.device());
+    gemm_on<T>(a.device(), a.sizes()[0], b.sizes()[1], a.sizes()[1], T(1), mat_ref(a, a.storage_offset(), 0, 1),
+               mat_ref(b, b.storage_offset(), 0, 1), T(0), out.data_ptr(), b.sizes()[1]);
     return out;
 }
 
@@ -178,9 +181,10 @@ Tensor<T> mv_impl(const Tensor<T>& a, const Tensor<T>& v, const char* op) {
                           " and a ", v.dim(), "-D vector ", v.sizes());
     if (a.sizes()[1] != v.sizes()[0])
         fail<shape_error>(op, ": size mismatch, got mat (", dims_x(a.sizes()), "), vec (", v.sizes()[0], ")");
-    Tensor<T> out = new_tensor<T>({a.sizes()[0]});
+    Tensor<T> out = new_tensor<T>({a.sizes()[0]}, a.device());
     MatRef<T> vm{data_at(v, v.storage_offset()), v.sizes()[0], 1, v.strides()[0], 1};
-    gemm<T>(a.sizes()[0], 1, a.sizes()[1], T(1), mat_ref(a, a.storage_offset(), 0, 1), vm, T(0), out.data_ptr(), 1);
+    gemm_on<T>(a.device(), a.sizes()[0], 1, a.sizes()[1], T(1), mat_ref(a, a.storage_offset(), 0, 1), vm, T(0),
+               out.data_ptr(), 1);
     return out;
 }
 
@@ -193,7 +197,13 @@ Tensor<T> dot_impl(const Tensor<T>& a, const Tensor<T>& b, const char* op) {
         fail<shape_error>(op, ": inconsistent tensor size, expected tensor [", a.numel(), "] and src [", b.numel(),
                           "] to have the same number of elements, but got ", a.numel(), " and ", b.numel(),
                           " elements respectively");
-    Tensor<T> out = new_tensor<T>({});
+    Tensor<T> out = new_tensor<T>({}, a.device());
+    if (!a.is_cpu()) {  // a 1 x n by n x 1 product
+        const MatRef<T> row{data_at(a, a.storage_offset()), 1, a.numel(), a.numel(), a.strides()[0]};
+        const MatRef<T> col{data_at(b, b.storage_offset()), b.numel(), 1, b.strides()[0], 1};
+        gemm_on<T>(a.device(), 1, 1, a.numel(), T(1), row, col, T(0), out.data_ptr(), 1);
+        return out;
+    }
     *out.data_ptr() = dot_kernel(data_at(a, a.storage_offset()), a.strides()[0], data_at(b, b.storage_offset()),
                                  b.strides()[0], a.numel());
     return out;
@@ -207,7 +217,7 @@ Tensor<T> bmm_impl(const Tensor<T>& a, const Tensor<T>& b, const char* op) {
         fail<shape_error>(op, ": Expected size for first two dimensions of batch2 tensor to be: [", a.sizes()[0], ", ",
                           a.sizes()[2], "] but got: [", b.sizes()[0], ", ", b.sizes()[1], "] (shapes ", a.sizes(),
                           " and ", b.sizes(), ")");
-    Tensor<T> out = new_tensor<T>({a.sizes()[0], a.sizes()[1], b.sizes()[2]});
+    Tensor<T> out = new_tensor<T>({a.sizes()[0], a.sizes()[1], b.sizes()[2]}, a.device());
     batched_gemm<T>(a, b, out, T(1), T(0));
     return out;
 }
@@ -246,7 +256,7 @@ Tensor<T> matmul_impl(const Tensor<T>& a, const Tensor<T>& b, const char* op) {
     eb.push_back(p);
     shape.push_back(n);
     shape.push_back(p);
-    Tensor<T> out = new_tensor<T>(shape);
+    Tensor<T> out = new_tensor<T>(shape, a.device());
     batched_gemm<T>(A.expand(ea), B.expand(eb), out, T(1), T(0));
     if (da == 1) return out.squeeze(-2);
     if (db == 1) return out.squeeze(-1);
@@ -279,7 +289,9 @@ auto binary_product(const X& x, const Y& y, const char* op, F&& f) {
     check_same_dtype<A, B>(op);
     check_gemm_dtype<A>(op);
     if constexpr (std::is_same_v<A, B> && is_gemm_element<A>) {
-        return f(materialize(x, op), materialize(y, op));
+        const Tensor<A> a = materialize_anywhere(x, op), b = materialize_anywhere(y, op);
+        expr::common_device(a.device(), b.device(), op);
+        return f(a, b);
     } else {
         return Tensor<A>();  // unreachable: the checks above threw
     }

@@ -15,6 +15,18 @@
 
 namespace tenet {
 
+namespace detail {
+/// `t`, built on the host, on options' device: creation functions whose values are computed
+/// element by element on the host (ranges, literals) move them once, as torch.tensor does.
+template <class T>
+Tensor<T> on_device(Tensor<T> t, TensorOptions options) {
+    if (options.device().is_cpu()) return t;
+    Tensor<T> out(make_contiguous_impl(t.sizes(), dtype_of<T>, options.device()));
+    out.copy_data_(t);
+    return out;
+}
+}  // namespace detail
+
 // ---- Uninitialised, constant and identity tensors ----------------------------------
 
 /// A tensor of the given sizes whose elements are not initialised.
@@ -76,9 +88,10 @@ Tensor<T> ones(const IntArray& sizes, dtype_t<T>, TensorOptions options = {}) {
 template <class T = float>
 Tensor<T> eye(int64_t n, int64_t m, TensorOptions options = {}) {
     if (n < 0 || m < 0) detail::fail<shape_error>("eye: n and m must be non-negative, got n = ", n, ", m = ", m);
-    Tensor<T> t = zeros<T>({n, m}, options);
+    detail::check_device_supported(options.device(), "eye");
+    Tensor<T> t = zeros<T>({n, m});
     for (int64_t i = 0; i < std::min(n, m); ++i) t(i, i) = convert<T>(1);
-    return t;
+    return detail::on_device(t, options);
 }
 template <class T = float>
 Tensor<T> eye(int64_t n, TensorOptions options = {}) {
@@ -159,7 +172,8 @@ Tensor<T> arange_impl(double start, double end, double step, TensorOptions optio
                              : std::ceil((end - start) / step);
     if (count > static_cast<double>(std::numeric_limits<int64_t>::max() / 2))
         fail<value_error>("arange: the range ", start, " -> ", end, " with step ", step, " is too large");
-    Tensor<T> t = empty<T>({static_cast<int64_t>(count)}, options);
+    check_device_supported(options.device(), "arange");
+    Tensor<T> t = empty<T>({static_cast<int64_t>(count)});
     T* p = t.data_ptr();
     for (int64_t i = 0; i < t.numel(); ++i) {
         if constexpr (std::is_integral_v<T>)
@@ -167,7 +181,7 @@ Tensor<T> arange_impl(double start, double end, double step, TensorOptions optio
         else
             p[i] = convert<T>(start + step * static_cast<double>(i));
     }
-    return t;
+    return on_device(t, options);
 }
 template <class... A>
 using arange_element_t = std::conditional_t<(std::is_integral_v<A> && ...), int64_t, float>;
@@ -206,7 +220,8 @@ Tensor<T> arange(S start, E end, St step, dtype_t<T>, TensorOptions options = {}
 template <class T = float>
 Tensor<T> linspace(double start, double end, int64_t steps, TensorOptions options = {}) {
     if (steps < 0) detail::fail<value_error>("linspace: number of steps must be non-negative, got ", steps);
-    Tensor<T> t = empty<T>({steps}, options);
+    detail::check_device_supported(options.device(), "linspace");
+    Tensor<T> t = empty<T>({steps});
     T* p = t.data_ptr();
     if (steps == 1) p[0] = convert<T>(start);
     if (steps > 1) {
@@ -222,7 +237,7 @@ Tensor<T> linspace(double start, double end, int64_t steps, TensorOptions option
             p[i] = convert<T>(i < halfway ? first + step * static_cast<step_t>(i)
                                           : last - step * static_cast<step_t>(steps - i - 1));
     }
-    return t;
+    return detail::on_device(t, options);
 }
 template <class T>
 Tensor<T> linspace(double start, double end, int64_t steps, dtype_t<T>, TensorOptions options = {}) {
@@ -232,10 +247,11 @@ Tensor<T> linspace(double start, double end, int64_t steps, dtype_t<T>, TensorOp
 /// base ** linspace(start, end, steps).
 template <class T = float>
 Tensor<T> logspace(double start, double end, int64_t steps, double base = 10.0, TensorOptions options = {}) {
-    Tensor<double> exponents = linspace<double>(start, end, steps, options);
-    Tensor<T> t = empty<T>({steps}, options);
+    detail::check_device_supported(options.device(), "logspace");
+    Tensor<double> exponents = linspace<double>(start, end, steps);
+    Tensor<T> t = empty<T>({steps});
     for (int64_t i = 0; i < steps; ++i) t.data_ptr()[i] = convert<T>(std::pow(base, exponents.data_ptr()[i]));
-    return t;
+    return detail::on_device(t, options);
 }
 template <class T>
 Tensor<T> logspace(double start, double end, int64_t steps, double base, dtype_t<T>, TensorOptions options = {}) {
@@ -272,10 +288,11 @@ auto tensor_from_list(const List& list, TensorOptions options) {
     using R = std::conditional_t<std::is_void_v<T>, default_element_t<V>, T>;
     IntArray shape;
     nested_shape(list, 0, shape);
-    Tensor<R> t = empty<R>(shape, options);
+    check_device_supported(options.device(), "tensor");
+    Tensor<R> t = empty<R>(shape);
     R* out = t.data_ptr();
     nested_fill<R>(list, out);
-    return t;
+    return on_device(t, options);
 }
 template <class V>
 using list1 = std::initializer_list<V>;
@@ -295,9 +312,10 @@ using list6 = list1<list5<V>>;
 template <class T = void, Scalar V>
 auto tensor(V value, TensorOptions options = {}) {
     using R = std::conditional_t<std::is_void_v<T>, default_element_t<V>, T>;
-    Tensor<R> t = empty<R>({}, options);
+    detail::check_device_supported(options.device(), "tensor");
+    Tensor<R> t = empty<R>({});
     *t.data_ptr() = convert<R>(value);
-    return t;
+    return detail::on_device(t, options);
 }
 
 // Nested initializer lists up to 6 deep: tensor({{1, 2}, {3, 4}}). A ragged list throws
@@ -327,10 +345,11 @@ auto tensor(const std::vector<V>& values, const IntArray& shape, TensorOptions o
     using R = std::conditional_t<std::is_void_v<T>, std::conditional_t<Element<V>, V, default_element_t<V>>, T>;
     if (product(shape) != static_cast<int64_t>(values.size()))
         detail::fail<shape_error>("tensor: shape ", shape, " is invalid for input of size ", values.size());
-    Tensor<R> t = empty<R>(shape, options);
+    detail::check_device_supported(options.device(), "tensor");
+    Tensor<R> t = empty<R>(shape);
     R* out = t.data_ptr();
     for (const V& v : values) *out++ = convert<R>(v);
-    return t;
+    return detail::on_device(t, options);
 }
 template <class T = void, Scalar V>
 auto tensor(const std::vector<V>& values, TensorOptions options = {}) {

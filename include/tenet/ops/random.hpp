@@ -7,8 +7,8 @@
 // far. Every random call reserves a contiguous range of blocks [offset, offset + n) and
 // element i of its output is computed from block (offset + i) alone, keyed by the seed.
 // An element's value therefore depends only on (seed, offset, i), so results are the same
-// however the fill is split into chunks or threads (see the detail::*_kernel functions,
-// which take an element range [begin, end)).
+// however the fill is split into chunks, threads or device blocks (see the detail::*Element
+// functors, which compute one element from its index; the host and the device run the same).
 //
 // Generators are thread-safe: state changes are guarded by a mutex. The numbers are not
 // bit-identical to PyTorch's (whose CPU generator is a Mersenne Twister).
@@ -22,6 +22,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "tenet/backend/device_dispatch.hpp"
+#include "tenet/core/host_device.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/ops/creation.hpp"
 
@@ -33,7 +35,7 @@ using PhiloxCounter = std::array<uint32_t, 4>;
 using PhiloxKey = std::array<uint32_t, 2>;
 
 /// One Philox4x32-10 block: the 128-bit counter `ctr` encrypted under the 64-bit `key`.
-constexpr PhiloxCounter philox4x32_10(PhiloxCounter ctr, PhiloxKey key) {
+TENET_HD constexpr PhiloxCounter philox4x32_10(PhiloxCounter ctr, PhiloxKey key) {
     constexpr uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u;  // round multipliers
     constexpr uint32_t kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;  // Weyl key increments
     for (int round = 0; round < 10; ++round) {
@@ -56,7 +58,7 @@ struct PhiloxState {
     uint64_t offset = 0;
 
     /// The four random words of block (offset + i).
-    PhiloxCounter block(uint64_t i) const {
+    TENET_HD PhiloxCounter block(uint64_t i) const {
         const uint64_t c = offset + i;
         return philox4x32_10({static_cast<uint32_t>(c), static_cast<uint32_t>(c >> 32), 0u, 0u},
                              {static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)});
@@ -138,19 +140,19 @@ inline Generator& manual_seed(uint64_t seed) { return default_generator().manual
 /// The global generator's seed, as torch.initial_seed.
 inline uint64_t initial_seed() { return default_generator().initial_seed(); }
 
-// ---- Kernels: each writes elements [begin, end) of `out` from block (state.offset + i) ----
+// ---- Elements: each computes element i of its output from block (state.offset + i) ----
 
 namespace detail {
 
 /// 53 random bits from a block as a double in [0, 1).
-inline double philox_uniform53(uint32_t a, uint32_t b) {
+inline TENET_HD double philox_uniform53(uint32_t a, uint32_t b) {
     const uint64_t bits = ((static_cast<uint64_t>(a) << 32) | b) >> 11;
     return static_cast<double>(bits) * 0x1.0p-53;
 }
 
 /// A uniform [0, 1) value of type T from one block.
 template <class T>
-T uniform_from_block(const PhiloxCounter& r) {
+TENET_HD T uniform_from_block(const PhiloxCounter& r) {
     if constexpr (std::is_same_v<T, double>) {
         return philox_uniform53(r[0], r[1]);
     } else {
@@ -169,58 +171,76 @@ T uniform_from_block(const PhiloxCounter& r) {
 }
 
 /// A standard normal value from one block (Box–Muller, the cosine branch).
-inline double normal_from_block(const PhiloxCounter& r) {
+inline TENET_HD double normal_from_block(const PhiloxCounter& r) {
     const double u1 = philox_uniform53(r[0], r[1]) + 0x1.0p-53;  // (0, 1]: log never sees 0
     const double u2 = philox_uniform53(r[2], r[3]);
     return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
 }
 
+/// Uniform [0, 1).
 template <class T>
-void uniform_kernel(const PhiloxState& s, T* out, int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) out[i] = uniform_from_block<T>(s.block(static_cast<uint64_t>(i)));
-}
+struct UniformElement {
+    TENET_HD T operator()(const PhiloxState& s, int64_t i) const {
+        return uniform_from_block<T>(s.block(static_cast<uint64_t>(i)));
+    }
+};
 
-/// out[i] = mean + std * z_i.
+/// mean + std * z_i.
 template <class T>
-void normal_kernel(const PhiloxState& s, T* out, int64_t begin, int64_t end, double mean = 0.0, double std = 1.0) {
-    for (int64_t i = begin; i < end; ++i)
-        out[i] = convert<T>(mean + std * normal_from_block(s.block(static_cast<uint64_t>(i))));
-}
+struct NormalElement {
+    double mean = 0.0, std = 1.0;
+    TENET_HD T operator()(const PhiloxState& s, int64_t i) const {
+        return convert<T>(mean + std * normal_from_block(s.block(static_cast<uint64_t>(i))));
+    }
+};
 
-/// Integers uniform in [low, high) (requires low < high).
+/// Integers uniform in [low, low + range) (range > 0).
 template <class T>
-void randint_kernel(const PhiloxState& s, T* out, int64_t begin, int64_t end, int64_t low, int64_t high) {
-    const uint64_t range = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
-    for (int64_t i = begin; i < end; ++i) {
+struct RandintElement {
+    int64_t low = 0;
+    uint64_t range = 1;
+    TENET_HD T operator()(const PhiloxState& s, int64_t i) const {
         const PhiloxCounter r = s.block(static_cast<uint64_t>(i));
         const uint64_t bits = (static_cast<uint64_t>(r[0]) << 32) | r[1];
-        out[i] = convert<T>(static_cast<int64_t>(static_cast<uint64_t>(low) + bits % range));
+        return convert<T>(static_cast<int64_t>(static_cast<uint64_t>(low) + bits % range));
     }
-}
+};
 
 template <class T>
 [[noreturn]] void fail_not_floating(const char* op) {
     fail<dtype_error>(op, ": expected a floating point dtype, but got ", dtype_of<T>);
 }
 
-/// A contiguous tensor of the given sizes, filled by `kernel(state, data, 0, numel)`.
-template <class T, class Kernel>
-Tensor<T> random_fill(const IntArray& sizes, Generator& gen, TensorOptions options, Kernel&& kernel) {
-    Tensor<T> t = empty<T>(sizes, options);
+/// Writes element(state, i) to element i of the dense tensor t (its numel consecutive
+/// slots from data_ptr), reserving numel blocks of `gen`. On a device: one kernel.
+template <class T, class Element>
+void fill_random(const Tensor<T>& t, Generator& gen, const Element& element) {
     const int64_t n = t.numel();
     const PhiloxState s = gen.reserve(static_cast<uint64_t>(n));
-    kernel(s, t.data_ptr(), int64_t{0}, n);
+    if (!t.is_cpu()) {
+#if TENET_DEVICE_EVALUATOR
+        return device_random_fill(t, s, element);
+#else
+        no_device_evaluator("random", t.device());
+#endif
+    }
+    T* out = t.data_ptr();
+    for (int64_t i = 0; i < n; ++i) out[i] = element(s, i);
+}
+
+/// A contiguous tensor of the given sizes, filled by `element`.
+template <class T, class Element>
+Tensor<T> random_fill(const IntArray& sizes, Generator& gen, TensorOptions options, const Element& element) {
+    Tensor<T> t = empty<T>(sizes, options);
+    fill_random(t, gen, element);
     return t;
 }
 
 /// Like random_fill but with t's sizes, dtype, device and memory order.
-template <class T, class Kernel>
-Tensor<T> random_fill_like(const Tensor<T>& like, Generator& gen, Kernel&& kernel) {
+template <class T, class Element>
+Tensor<T> random_fill_like(const Tensor<T>& like, Generator& gen, const Element& element) {
     Tensor<T> t = empty_like(like);
-    // A dense tensor's elements occupy numel consecutive slots from data_ptr.
-    const int64_t n = t.numel();
-    const PhiloxState s = gen.reserve(static_cast<uint64_t>(n));
-    kernel(s, t.data_ptr(), int64_t{0}, n);
+    fill_random(t, gen, element);
     return t;
 }
 
@@ -245,9 +265,8 @@ void check_randint_bounds(int64_t low, int64_t high) {
 template <class T>
 Tensor<T> randint_impl(int64_t low, int64_t high, const IntArray& sizes, Generator& gen, TensorOptions options) {
     check_randint_bounds<T>(low, high);
-    return random_fill<T>(sizes, gen, options, [&](const PhiloxState& s, T* p, int64_t b, int64_t e) {
-        randint_kernel(s, p, b, e, low, high);
-    });
+    return random_fill<T>(sizes, gen, options,
+                          RandintElement<T>{low, static_cast<uint64_t>(high) - static_cast<uint64_t>(low)});
 }
 
 template <class T>
@@ -263,7 +282,8 @@ Tensor<T> randperm_impl(int64_t n, Generator& gen, TensorOptions options) {
         else
             max_value = int64_t{1} << std::numeric_limits<T>::digits;
         if (n - 1 > max_value) fail<value_error>("randperm: n is too large for result tensor type ", dtype_of<T>, " (n = ", n, ")");
-        Tensor<T> t = empty<T>({n}, options);
+        check_device_supported(options.device(), "randperm");
+        Tensor<T> t = empty<T>({n});  // the shuffle is sequential: made on the host, then moved
         T* p = t.data_ptr();
         std::vector<int64_t> perm(static_cast<size_t>(n));
         for (int64_t i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = i;
@@ -276,7 +296,7 @@ Tensor<T> randperm_impl(int64_t n, Generator& gen, TensorOptions options) {
             std::swap(perm[static_cast<size_t>(i)], perm[static_cast<size_t>(j)]);
         }
         for (int64_t i = 0; i < n; ++i) p[i] = convert<T>(perm[static_cast<size_t>(i)]);
-        return t;
+        return on_device(t, options);
     }
 }
 
@@ -286,9 +306,7 @@ Tensor<T> normal_impl(double mean, double std, const IntArray& sizes, Generator&
         fail_not_floating<T>("normal");
     } else {
         if (!(std >= 0.0)) fail<value_error>("normal: expects std >= 0.0, but found std ", std);
-        return random_fill<T>(sizes, gen, options, [&](const PhiloxState& s, T* p, int64_t b, int64_t e) {
-            normal_kernel(s, p, b, e, mean, std);
-        });
+        return random_fill<T>(sizes, gen, options, NormalElement<T>{mean, std});
     }
 }
 
@@ -302,9 +320,7 @@ Tensor<T> rand(const IntArray& sizes, Generator& gen, TensorOptions options = {}
     if constexpr (!FloatingElement<T>) {
         detail::fail_not_floating<T>("rand");
     } else {
-        return detail::random_fill<T>(sizes, gen, options, [](const PhiloxState& s, T* p, int64_t b, int64_t e) {
-            detail::uniform_kernel(s, p, b, e);
-        });
+        return detail::random_fill<T>(sizes, gen, options, detail::UniformElement<T>{});
     }
 }
 template <class T = float>
@@ -328,9 +344,7 @@ Tensor<T> randn(const IntArray& sizes, Generator& gen, TensorOptions options = {
     if constexpr (!FloatingElement<T>) {
         detail::fail_not_floating<T>("randn");
     } else {
-        return detail::random_fill<T>(sizes, gen, options, [](const PhiloxState& s, T* p, int64_t b, int64_t e) {
-            detail::normal_kernel(s, p, b, e);
-        });
+        return detail::random_fill<T>(sizes, gen, options, detail::NormalElement<T>{});
     }
 }
 template <class T = float>
@@ -433,9 +447,7 @@ Tensor<T> rand_like(const Tensor<T>& t, Generator& gen) {
     if constexpr (!FloatingElement<T>) {
         detail::fail_not_floating<T>("rand_like");
     } else {
-        return detail::random_fill_like(t, gen, [](const PhiloxState& s, T* p, int64_t b, int64_t e) {
-            detail::uniform_kernel(s, p, b, e);
-        });
+        return detail::random_fill_like(t, gen, detail::UniformElement<T>{});
     }
 }
 template <class T>
@@ -448,9 +460,7 @@ Tensor<T> randn_like(const Tensor<T>& t, Generator& gen) {
     if constexpr (!FloatingElement<T>) {
         detail::fail_not_floating<T>("randn_like");
     } else {
-        return detail::random_fill_like(t, gen, [](const PhiloxState& s, T* p, int64_t b, int64_t e) {
-            detail::normal_kernel(s, p, b, e);
-        });
+        return detail::random_fill_like(t, gen, detail::NormalElement<T>{});
     }
 }
 template <class T>

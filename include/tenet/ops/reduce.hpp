@@ -36,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "tenet/core/host_device.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/evaluate.hpp"
 #include "tenet/expr/node.hpp"
@@ -76,16 +77,16 @@ namespace detail {
 // covering earlier elements), project(acc, count) gives the result element.
 
 template <class V>
-constexpr bool is_nan_value(V v) {
+TENET_HD constexpr bool is_nan_value(V v) {
     if constexpr (FloatingElement<V>) return v != v;
     else return false;
 }
 
 /// Integer accumulation wraps around on overflow, as PyTorch's does (no UB).
-inline int64_t wrap_add(int64_t a, int64_t b) {
+inline TENET_HD int64_t wrap_add(int64_t a, int64_t b) {
     return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
 }
-inline int64_t wrap_mul(int64_t a, int64_t b) {
+inline TENET_HD int64_t wrap_mul(int64_t a, int64_t b) {
     return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
 }
 
@@ -111,23 +112,23 @@ struct SumOp {
     /// plain loop's do, with the accuracy of PyTorch's cascade sum or better.
     using block_t = std::conditional_t<FloatingElement<V> && !std::is_same_v<V, double>, float, acc_t>;
     static constexpr int lanes = std::is_same_v<block_t, float> ? 16 : 8;
-    block_t block_step(block_t a, V v) const {
+    TENET_HD block_t block_step(block_t a, V v) const {
         if constexpr (FloatingElement<V>) return a + convert<block_t>(v);
         else return wrap_add(a, convert<acc_t>(v));
     }
-    acc_t init() const { return 0; }
-    acc_t combine(acc_t a, acc_t b) const {
+    TENET_HD acc_t init() const { return 0; }
+    TENET_HD acc_t combine(acc_t a, acc_t b) const {
         if constexpr (FloatingElement<V>) return a + b;
         else return wrap_add(a, b);
     }
-    acc_t step(acc_t a, V v, int64_t) const { return combine(a, convert<acc_t>(v)); }
-    out_t project(acc_t a, int64_t) const { return convert<out_t>(a); }
+    TENET_HD acc_t step(acc_t a, V v, int64_t) const { return combine(a, convert<acc_t>(v)); }
+    TENET_HD out_t project(acc_t a, int64_t) const { return convert<out_t>(a); }
 };
 
 template <class V>
 struct MeanOp : SumOp<V> {
     using out_t = V;
-    out_t project(typename SumOp<V>::acc_t a, int64_t count) const {
+    TENET_HD out_t project(typename SumOp<V>::acc_t a, int64_t count) const {
         return convert<V>(static_cast<double>(a) / static_cast<double>(count));
     }
 };
@@ -137,13 +138,13 @@ struct ProdOp {
     using acc_t = add_acc_t<V>;
     using out_t = sum_result_t<V>;
     static constexpr int lanes = 8;
-    acc_t init() const { return 1; }
-    acc_t combine(acc_t a, acc_t b) const {
+    TENET_HD acc_t init() const { return 1; }
+    TENET_HD acc_t combine(acc_t a, acc_t b) const {
         if constexpr (FloatingElement<V>) return a * b;
         else return wrap_mul(a, b);
     }
-    acc_t step(acc_t a, V v, int64_t) const { return combine(a, convert<acc_t>(v)); }
-    out_t project(acc_t a, int64_t) const { return convert<out_t>(a); }
+    TENET_HD acc_t step(acc_t a, V v, int64_t) const { return combine(a, convert<acc_t>(v)); }
+    TENET_HD out_t project(acc_t a, int64_t) const { return convert<out_t>(a); }
 };
 
 /// amax/amin and max()/min(): NaN propagates.
@@ -152,18 +153,18 @@ struct ExtremumOp {
     using acc_t = cmp_t<V>;
     using out_t = V;
     static constexpr int lanes = 8;
-    acc_t init() const {
+    TENET_HD acc_t init() const {
         if constexpr (std::is_same_v<acc_t, bool>) return !IsMax;
         else if constexpr (std::is_floating_point_v<acc_t>)
             return IsMax ? -std::numeric_limits<acc_t>::infinity() : std::numeric_limits<acc_t>::infinity();
         else return IsMax ? std::numeric_limits<acc_t>::lowest() : std::numeric_limits<acc_t>::max();
     }
-    acc_t combine(acc_t a, acc_t b) const {
+    TENET_HD acc_t combine(acc_t a, acc_t b) const {
         if constexpr (IsMax) return ((b > a) | is_nan_value(b)) ? b : a;
         else return ((b < a) | is_nan_value(b)) ? b : a;
     }
-    acc_t step(acc_t a, V v, int64_t) const { return combine(a, static_cast<acc_t>(v)); }
-    out_t project(acc_t a, int64_t) const { return convert<V>(a); }
+    TENET_HD acc_t step(acc_t a, V v, int64_t) const { return combine(a, static_cast<acc_t>(v)); }
+    TENET_HD out_t project(acc_t a, int64_t) const { return convert<V>(a); }
 };
 
 /// A value and its index along the reduced dims (argmax, max(dim), ...).
@@ -179,9 +180,9 @@ struct ArgOp {
     using C = cmp_t<V>;
     using acc_t = ValueIndex<C>;
     static constexpr int lanes = 1;
-    acc_t init() const { return {C{}, -1}; }
+    TENET_HD acc_t init() const { return {C{}, -1}; }
     /// Whether b should replace a.
-    static bool better(const acc_t& b, const acc_t& a) {
+    TENET_HD static bool better(const acc_t& b, const acc_t& a) {
         if (b.index < 0) return false;
         if (a.index < 0) return true;
         const bool an = is_nan_value(a.value), bn = is_nan_value(b.value);
@@ -189,8 +190,8 @@ struct ArgOp {
         if (IsMax ? b.value > a.value : b.value < a.value) return true;
         return b.value == a.value && b.index < a.index;
     }
-    acc_t combine(acc_t a, acc_t b) const { return better(b, a) ? b : a; }
-    acc_t step(acc_t a, V v, int64_t index) const { return combine(a, acc_t{static_cast<C>(v), index}); }
+    TENET_HD acc_t combine(acc_t a, acc_t b) const { return better(b, a) ? b : a; }
+    TENET_HD acc_t step(acc_t a, V v, int64_t index) const { return combine(a, acc_t{static_cast<C>(v), index}); }
 };
 
 template <class V, bool IsAny>
@@ -198,10 +199,10 @@ struct LogicalOp {
     using acc_t = bool;
     using out_t = logical_result_t<V>;
     static constexpr int lanes = 8;
-    acc_t init() const { return !IsAny; }
-    acc_t combine(acc_t a, acc_t b) const { return IsAny ? (a || b) : (a && b); }
-    acc_t step(acc_t a, V v, int64_t) const { return combine(a, convert<bool>(v)); }
-    out_t project(acc_t a, int64_t) const { return static_cast<out_t>(a); }
+    TENET_HD acc_t init() const { return !IsAny; }
+    TENET_HD acc_t combine(acc_t a, acc_t b) const { return IsAny ? (a || b) : (a && b); }
+    TENET_HD acc_t step(acc_t a, V v, int64_t) const { return combine(a, convert<bool>(v)); }
+    TENET_HD out_t project(acc_t a, int64_t) const { return static_cast<out_t>(a); }
 };
 
 enum class NormKind { L2, L1, Inf, NegInf, Zero, P };
@@ -213,23 +214,23 @@ struct NormOp {
     using out_t = V;
     static constexpr int lanes = 8;
     double p = 2;
-    acc_t init() const {
+    TENET_HD acc_t init() const {
         if constexpr (K == NormKind::NegInf) return std::numeric_limits<double>::infinity();
         else return 0.0;
     }
-    acc_t combine(acc_t a, acc_t b) const {
+    TENET_HD acc_t combine(acc_t a, acc_t b) const {
         if constexpr (K == NormKind::Inf) return ((b > a) | (b != b)) ? b : a;
         else if constexpr (K == NormKind::NegInf) return ((b < a) | (b != b)) ? b : a;
         else return a + b;
     }
-    acc_t step(acc_t a, V v, int64_t) const {
+    TENET_HD acc_t step(acc_t a, V v, int64_t) const {
         const double x = convert<double>(v);
         if constexpr (K == NormKind::L2) return a + x * x;
         else if constexpr (K == NormKind::Zero) return a + (x != 0.0 ? 1.0 : 0.0);
         else if constexpr (K == NormKind::P) return a + std::pow(std::abs(x), p);
         else return combine(a, std::abs(x));
     }
-    out_t project(acc_t a, int64_t count) const {
+    TENET_HD out_t project(acc_t a, int64_t count) const {
         if constexpr (K == NormKind::L2) return convert<V>(std::sqrt(a));
         else if constexpr (K == NormKind::P) return convert<V>(std::pow(a, 1.0 / p));
         else if constexpr (K == NormKind::NegInf) return convert<V>(count == 0 ? 0.0 : a);  // torch.norm: 0
@@ -445,8 +446,18 @@ std::unique_ptr<typename R::acc_t[]> reduce_accumulate_loops(const E& e, const R
     return acc;
 }
 
+/// The accumulators of every result element, on the host; the folding runs where e's
+/// leaves live (the device's reduction kernels for a device expression).
 template <class R, class E>
 std::unique_ptr<typename R::acc_t[]> reduce_accumulate(const E& e, const R& r, const ReducePlan& p, const char* op) {
+    if (const auto device = e.device(); device && !device->is_cpu()) {
+#if TENET_DEVICE_EVALUATOR
+        DeviceGuard guard(*device);
+        return device_reduce_accumulate(e, r, p);
+#else
+        no_device_evaluator(op, *device);
+#endif
+    }
     std::unique_ptr<typename R::acc_t[]> acc;
     expr::with_fast_pows(e, [&](const auto& fe) { acc = reduce_accumulate_loops(fe, r, p, op); });
     return acc;
@@ -457,17 +468,21 @@ Tensor<O> new_result(const IntArray& shape) {
     return Tensor<O>(make_contiguous_impl(shape, dtype_of<O>, Device(DeviceType::CPU)));
 }
 
+/// A result filled on the host, placed where e's leaves live (a copy to their device).
+template <class O, class E>
+Tensor<O> on_device_of(const E& e, Tensor<O> result) {
+    const auto device = e.device();
+    if (!device || device->is_cpu()) return result;
+    Tensor<O> out(make_contiguous_impl(result.sizes(), dtype_of<O>, *device));
+    out.copy_data_(result);
+    return out;
+}
+
 /// Calls f with the expression node of x: an expression itself, or a tensor as a Leaf.
 template <class X, class F>
-decltype(auto) with_node(const X& x, const char* op, F&& f) {
-    if constexpr (TensorExpression<X>) {
-        if (auto device = x.device(); device && !device->is_cpu())
-            fail<device_error>(op, ": expressions on ", *device, " are not supported in this build");
-        return f(x);
-    } else {
-        check_host_access(x, op);
-        return f(expr::as_node(x));
-    }
+decltype(auto) with_node(const X& x, const char*, F&& f) {
+    if constexpr (TensorExpression<X>) return f(x);
+    else return f(expr::as_node(x));
 }
 
 template <class X>
@@ -487,7 +502,7 @@ auto reduce_values(const E& e, const R& r, const ReducePlan& p, const char* op) 
     Tensor<O> out = new_result<O>(p.out_shape);
     O* o = out.data_ptr();
     for (int64_t j = 0; j < p.out_numel; ++j) o[j] = r.project(acc[static_cast<size_t>(j)], p.count);
-    return out;
+    return on_device_of(e, std::move(out));
 }
 
 template <template <class> class Op, class X>
@@ -540,7 +555,7 @@ Tensor<int64_t> arg_extremum(const X& x, std::optional<int64_t> dim, bool keepdi
         Tensor<int64_t> out = new_result<int64_t>(p.out_shape);
         int64_t* o = out.data_ptr();
         for (int64_t j = 0; j < p.out_numel; ++j) o[j] = acc[static_cast<size_t>(j)].index;
-        return out;
+        return on_device_of(e, std::move(out));
     });
 }
 
@@ -558,6 +573,8 @@ auto values_indices(const X& x, int64_t dim, bool keepdim, const char* op) {
             v[j] = convert<V>(acc[static_cast<size_t>(j)].value);
             i[j] = acc[static_cast<size_t>(j)].index;
         }
+        result.values = on_device_of(e, std::move(result.values));
+        result.indices = on_device_of(e, std::move(result.indices));
         record_index_reduction(e, result.values, result.indices, dim, keepdim, IsMax ? "MaxBackward0" : "MinBackward0");
         return result;
     });
