@@ -4,12 +4,11 @@
 // of its gradient contributions have arrived, and leaves accumulate into .grad().
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
-#include <map>
+#include <iterator>
 #include <optional>
-#include <queue>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "tenet/autograd/grad_mode.hpp"
@@ -123,6 +122,44 @@ inline void set_history(const TensorBase& result, NodePtr node, uint32_t output_
     m.output_nr = output_nr;
 }
 
+/// Node -> its position in the engine's task list. Open addressing over a power-of-two table:
+/// a backward pass allocates a few arrays, not a hash-map node per graph node.
+class NodeIndex {
+public:
+    static constexpr uint32_t kNone = UINT32_MAX;
+
+    /// n's position, or kNone.
+    uint32_t find(const Node* n) const { return slots_[probe(n)].index; }
+    /// Records position i for n, which must not be there yet.
+    void insert(const Node* n, uint32_t i) {
+        if (2 * (size_ + 1) > slots_.size()) grow();
+        slots_[probe(n)] = {n, i};
+        ++size_;
+    }
+
+private:
+    struct Slot {
+        const Node* node = nullptr;
+        uint32_t index = kNone;
+    };
+    size_t probe(const Node* n) const {
+        const size_t mask = slots_.size() - 1;
+        // Fibonacci hashing: heap addresses differ in their middle bits.
+        size_t i = static_cast<size_t>((reinterpret_cast<uintptr_t>(n) * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+        while (slots_[i].node && slots_[i].node != n) i = (i + 1) & mask;
+        return i;
+    }
+    void grow() {
+        std::vector<Slot> old(2 * slots_.size());
+        old.swap(slots_);
+        for (const Slot& s : old)
+            if (s.node) slots_[probe(s.node)] = s;
+    }
+
+    std::vector<Slot> slots_ = std::vector<Slot>(16);
+    size_t size_ = 0;
+};
+
 /// Runs backward from `root` seeded with `grad` (both of root's shape).
 inline void run_backward(const TensorBase& root, const TensorBase& grad, bool retain_graph) {
     const Edge start = gradient_edge(root);
@@ -130,55 +167,71 @@ inline void run_backward(const TensorBase& root, const TensorBase& grad, bool re
         detail::fail<error>("element 0 of tensors does not require grad and does not have a grad_fn");
     NoGradGuard no_grad;  // the backward computations themselves are not recorded
 
-    // Dependencies: how many edges from reachable nodes point at each node.
-    std::unordered_map<Node*, int> dependencies;
-    std::vector<Node*> stack{start.fn.get()};
-    std::unordered_map<Node*, bool> seen{{start.fn.get(), true}};
-    while (!stack.empty()) {
-        Node* n = stack.back();
-        stack.pop_back();
-        for (const Edge& e : n->next_edges) {
+    // Every node reachable from the start, in discovery order, with how many edges from the
+    // others point at it and where its outputs' gradients start in `buffers` (each summed over
+    // the edges that reach it).
+    struct Task {
+        Node* fn;
+        int dependencies;
+        size_t buffer;
+    };
+    std::vector<Task> tasks;
+    std::vector<TensorBase> buffers;
+    NodeIndex index;
+    auto discover = [&](Node* n) {
+        uint32_t i = index.find(n);
+        if (i != NodeIndex::kNone) return i;
+        i = static_cast<uint32_t>(tasks.size());
+        index.insert(n, i);
+        tasks.push_back({n, 0, buffers.size()});
+        buffers.resize(buffers.size() + n->num_outputs());
+        return i;
+    };
+    discover(start.fn.get());
+    for (size_t t = 0; t < tasks.size(); ++t) {
+        for (const Edge& e : tasks[t].fn->next_edges) {
             if (!e.valid()) continue;
-            ++dependencies[e.fn.get()];
-            if (!seen[e.fn.get()]) {
-                seen[e.fn.get()] = true;
-                stack.push_back(e.fn.get());
-            }
+            const uint32_t next = discover(e.fn.get());
+            ++tasks[next].dependencies;
         }
     }
-    // Ready nodes, latest on the tape first.
-    auto later = [](Node* a, Node* b) { return a->sequence_nr < b->sequence_nr; };
-    std::priority_queue<Node*, std::vector<Node*>, decltype(later)> ready(later);
-    // Per node, the gradient of each of its outputs, summed over the edges that reach it.
-    std::unordered_map<Node*, std::vector<TensorBase>> buffers;
-    auto buffer = [&](const Edge& e) -> TensorBase& {
-        std::vector<TensorBase>& b = buffers[e.fn.get()];
-        if (b.empty()) b.resize(e.fn->num_outputs());
-        return b[e.input_nr];
-    };
-    buffer(start) = grad;
-    ready.push(start.fn.get());
+    // Ready tasks, latest on the tape first.
+    auto earlier = [&](uint32_t a, uint32_t b) { return tasks[a].fn->sequence_nr < tasks[b].fn->sequence_nr; };
+    std::vector<uint32_t> ready{0};
+    buffers[start.input_nr] = grad;
     NodePtr keep_start = start.fn;  // alive for the whole walk
     while (!ready.empty()) {
-        Node* n = ready.top();
-        ready.pop();
-        std::vector<TensorBase> g = std::move(buffers[n]);
-        buffers.erase(n);
-        // No contribution arrived (every path gave zero): nothing to compute, but the
-        // node's successors still count it as done.
+        std::pop_heap(ready.begin(), ready.end(), earlier);
+        const Task task = tasks[ready.back()];
+        ready.pop_back();
+        Node* n = task.fn;
         n->releasing = !retain_graph;
-        const bool any = std::any_of(g.begin(), g.end(), [](const TensorBase& t) { return t.defined(); });
-        std::vector<TensorBase> grads = any ? n->apply_outputs(g) : std::vector<TensorBase>{};
-        g.clear();
+        // The gradients are moved out of the buffers: one that nothing else holds is kept by
+        // AccumulateGrad without a copy. When none arrived (every path gave zero) there is
+        // nothing to compute, but the node's successors still count it as done.
+        std::vector<TensorBase> grads;
+        if (const size_t outputs = n->num_outputs(); outputs == 1) {
+            const TensorBase g = std::move(buffers[task.buffer]);
+            if (g.defined()) grads = n->apply(g);
+        } else {
+            const auto first = buffers.begin() + static_cast<std::ptrdiff_t>(task.buffer);
+            const std::vector<TensorBase> g(std::make_move_iterator(first),
+                                            std::make_move_iterator(first + static_cast<std::ptrdiff_t>(outputs)));
+            if (std::any_of(g.begin(), g.end(), [](const TensorBase& t) { return t.defined(); }))
+                grads = n->apply_outputs(g);
+        }
         for (size_t i = 0; i < n->next_edges.size(); ++i) {
             const Edge& e = n->next_edges[i];
             if (!e.valid()) continue;
-            Node* next = e.fn.get();
+            const uint32_t next = index.find(e.fn.get());
             if (i < grads.size() && grads[i].defined()) {
-                TensorBase& b = buffer(e);
-                b = add_gradients(b, grads[i]);
+                TensorBase& b = buffers[tasks[next].buffer + e.input_nr];
+                b = b.defined() ? add_gradients(b, grads[i]) : std::move(grads[i]);
             }
-            if (--dependencies[next] == 0) ready.push(next);
+            if (--tasks[next].dependencies == 0) {
+                ready.push_back(next);
+                std::push_heap(ready.begin(), ready.end(), earlier);
+            }
         }
         if (!retain_graph) n->release_variables();
     }

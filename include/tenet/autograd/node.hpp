@@ -12,6 +12,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -74,7 +75,7 @@ struct Node {
 };
 
 /// PyTorch's message for a second backward through freed saved tensors.
-[[noreturn]] inline void throw_released(const std::string& node) {
+[[noreturn]] inline void throw_released(std::string_view node) {
     detail::fail<error>("Trying to backward through the graph a second time (or directly access saved tensors after "
                         "they have already been freed). Saved intermediate values of the graph are freed when you call "
                         ".backward() or autograd::grad(). Specify retain_graph=true if you need to backward through "
@@ -83,24 +84,27 @@ struct Node {
                         node, ")");
 }
 
-/// A tensor saved for backward and the storage version it had then: an in-place write
-/// since makes the saved value wrong, and unpacking says so (PyTorch's message).
+/// Throws PyTorch's message when `tensor`, saved at storage version `version` as input
+/// `input_nr` of `node`, has been written in place since: the saved value is wrong.
+inline void check_version(const TensorBase& tensor, uint64_t version, std::string_view node, size_t input_nr) {
+    const uint64_t now = tensor.impl().storage->version();
+    if (now == version) return;
+    std::ostringstream what;
+    what << "one of the variables needed for gradient computation has been modified by an inplace operation: "
+         << "[tenet." << tensor.dtype().name() << " " << tensor.sizes() << "], which is input " << input_nr << " of "
+         << node << ", is at version " << now << "; expected version " << version
+         << " instead. Hint: the in-place write happened after the forward pass saved the tensor; "
+            "clone() it before modifying it.";
+    detail::fail<error>(what.str());
+}
+
+/// A tensor saved for backward and the storage version it had then.
 struct SavedVersion {
     TensorBase tensor;
     uint64_t version = 0;
 
     static SavedVersion save(const TensorBase& t) { return {t, t.impl().storage->version()}; }
-    void check(const std::string& node, size_t output_nr) const {
-        const uint64_t now = tensor.impl().storage->version();
-        if (now == version) return;
-        std::ostringstream what;
-        what << "one of the variables needed for gradient computation has been modified by an inplace operation: "
-             << "[tenet." << tensor.dtype().name() << " " << tensor.sizes() << "], which is input " << output_nr
-             << " of " << node << ", is at version " << now << "; expected version " << version
-             << " instead. Hint: the in-place write happened after the forward pass saved the tensor; "
-                "clone() it before modifying it.";
-        detail::fail<error>(what.str());
-    }
+    void check(std::string_view node, size_t input_nr) const { check_version(tensor, version, node, input_nr); }
 };
 
 /// The metadata of t, created on first use.

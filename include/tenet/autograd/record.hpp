@@ -142,6 +142,7 @@ struct SlotLeaf : ExpressionBase<SlotLeaf<T, Slot>> {
 
     explicit SlotLeaf(const IntArray& s) : shape_(&s) {}
     const IntArray& shape() const { return *shape_; }
+    const IntArray* lasting_shape() const { return shape_; }  // the caller's, outliving the expressions
     std::optional<Device> device() const { return std::nullopt; }
     template <class F>
     void for_each_leaf(F&&) const {}
@@ -215,9 +216,9 @@ void run_gradients(const std::tuple<GE...>& ges, std::tuple<T*...> outs, const P
 
 /// A new tensor of `shape` for each leaf K of E that wants a gradient (a valid edge) and can
 /// get one (ges[K] is not NoGradient): into out[K], its data pointer into dst[K].
-template <class E, class GEs, class Dst, size_t... K>
-void allocate_gradients(const GEs&, const std::vector<Edge>& edges, const IntArray& shape, Dst& dst,
-                        std::vector<TensorBase>& out, std::index_sequence<K...>) {
+template <class E, class GEs, class Dst, class Out, size_t... K>
+void allocate_gradients(const GEs&, const std::vector<Edge>& edges, const IntArray& shape, Dst& dst, Out& out,
+                        std::index_sequence<K...>) {
     auto one = [&](auto k) {
         constexpr size_t I = decltype(k)::value;
         using LT = leaf_t<I, E>;
@@ -299,20 +300,21 @@ std::vector<TensorBase> leaf_gradients(const E& e, const G& g, const std::vector
 /// One edge per leaf: to where the leaf's gradient goes, if it needs one and can get one.
 template <class E, size_t... K>
 std::vector<Edge> leaf_edges(const E& e, std::index_sequence<K...>) {
-    const std::vector<TensorBase> leaves = leaves_of(e);
+    // Whether a gradient can reach leaf K at all (not through a comparison, a cast to integers, ...).
+    constexpr std::array<bool, E::num_leaves> reachable{
+        !is_no_gradient<decltype(leaf_grad<K>(e, expr::ScalarNode<float>(0)))>...};
     std::vector<Edge> edges(E::num_leaves);
-    auto one = [&](auto k) {
-        constexpr size_t I = decltype(k)::value;
-        using G = decltype(leaf_grad<I>(e, expr::ScalarNode<float>(0)));
-        if constexpr (!is_no_gradient<G>) edges[I] = gradient_edge(leaves[I]);
-    };
-    (one(std::integral_constant<size_t, K>{}), ...);
+    size_t k = 0;
+    e.for_each_leaf([&](const TensorBase& t) {
+        if (reachable[k]) edges[k] = gradient_edge(t);
+        ++k;
+    });
     return edges;
 }
 
 /// PyTorch's backward name of the root operation of E: add -> AddBackward0, ...
 template <class E>
-std::string backward_name() {
+std::string make_backward_name() {
     constexpr int arity = node_traits<E>::arity;
     if constexpr (arity <= 0) {
         return "CloneBackward0";
@@ -342,36 +344,45 @@ std::string backward_name() {
         return out + "Backward0";
     }
 }
+/// The same, built once per E: recording names every node it makes.
+template <class E>
+const char* backward_name() {
+    static const std::string name = make_backward_name<E>();
+    return name.c_str();
+}
 
 /// What a node over an expression keeps for its backward: the expression (its leaves are
 /// the saved tensors) with their versions, and its shape. Released after a backward.
 template <class E>
 struct SavedExpression {
-    SavedExpression(const E& expr, std::string n) : e(expr), shape(expr.shape()), name(std::move(n)) {
-        e->for_each_leaf([&](const TensorBase& t) { versions.push_back(SavedVersion::save(t)); });
+    /// `n`: the node's name, a string that outlives the node (a literal, or backward_name<E>()).
+    SavedExpression(const E& expr, const char* n) : e(expr), shape(expr.shape()), name(n) {
+        size_t k = 0;
+        e->for_each_leaf([&](const TensorBase& t) { versions[k++] = t.impl().storage->version(); });
     }
     /// The expression, after checking that no saved tensor was freed or modified in place.
     const E& unpack() const {
         if (!e) throw_released(name);
-        for (size_t i = 0; i < versions.size(); ++i) versions[i].check(name, i);
+        size_t k = 0;
+        e->for_each_leaf([&](const TensorBase& t) {
+            check_version(t, versions[k], name, k);
+            ++k;
+        });
         return *e;
     }
-    void release() {
-        e.reset();
-        versions.clear();
-    }
+    void release() { e.reset(); }
 
     std::optional<E> e;
     IntArray shape;
-    std::string name;
-    std::vector<SavedVersion> versions;
+    const char* name;
+    std::array<uint64_t, E::num_leaves> versions;  ///< of the leaves' storages when saved
 };
 
 /// A fused pointwise expression, assigned to a tensor of type T.
 template <class T, class E>
 struct FusedNode final : Node {
     /// `edges`: from the leaves as they were before the write (see record_assign).
-    FusedNode(const E& expr, std::vector<Edge> edges, std::string n) : saved(expr, std::move(n)) {
+    FusedNode(const E& expr, std::vector<Edge> edges, const char* n) : saved(expr, n) {
         next_edges = std::move(edges);
     }
     std::string name() const override { return saved.name; }
@@ -450,8 +461,8 @@ void record_assign(Tensor<T>& dst, const E& e, detail::AssignMode mode) {
 /// expression as a number (over all elements) or a broadcast tensor (along dims).
 template <class R, class E>
 struct ReduceNode final : Node {
-    ReduceNode(const E& expr, std::string n, IntArray keep_shape, bool all_dims, double s)
-        : saved(expr, std::move(n)), keepdim_shape(std::move(keep_shape)), all(all_dims), scale(s) {
+    ReduceNode(const E& expr, const char* n, IntArray keep_shape, bool all_dims, double s)
+        : saved(expr, n), keepdim_shape(std::move(keep_shape)), all(all_dims), scale(s) {
         next_edges = leaf_edges(expr, std::make_index_sequence<E::num_leaves>{});
     }
     std::string name() const override { return saved.name; }
@@ -494,8 +505,9 @@ struct ReduceNode final : Node {
 /// The node: the precomputed local gradients, scaled by the seed at backward.
 template <class R, class E>
 struct EagerSumNode final : Node {
-    EagerSumNode(const E& expr, std::vector<Edge> edges, std::vector<TensorBase> local, double s, std::string n)
-        : saved(expr, std::move(n)), gradients(std::move(local)), scale(s) {
+    EagerSumNode(const E& expr, std::vector<Edge> edges, std::array<TensorBase, E::num_leaves> local, double s,
+                 const char* n)
+        : saved(expr, n), gradients(std::move(local)), scale(s) {
         next_edges = std::move(edges);
     }
     std::string name() const override { return saved.name; }
@@ -525,11 +537,11 @@ struct EagerSumNode final : Node {
     }
     void release_variables() override {
         saved.release();
-        gradients.clear();
+        gradients = {};
     }
 
     SavedExpression<E> saved;
-    std::vector<TensorBase> gradients;  ///< de/dleaf_k, contiguous with e's shape; undefined: none wanted
+    std::array<TensorBase, E::num_leaves> gradients;  ///< de/dleaf_k, contiguous with e's shape; undefined: none wanted
     double scale;                       ///< 1 for sum, 1/numel for mean
 };
 
@@ -543,7 +555,7 @@ Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> lea
     std::array<const void*, L + 1> ptrs{};
     size_t slot = 0;
     e.for_each_leaf([&](const auto& leaf) { ptrs[slot++] = leaf.data_ptr(); });
-    std::vector<TensorBase> local(L);
+    std::array<TensorBase, L> local;
     const detail::SumOp<V> r;
     typename detail::SumOp<V>::acc_t total = r.init();
     expr::with_fast_pows(slotted<0>(e, shape), [&](const auto& se) {
@@ -611,9 +623,10 @@ void record_reduction(const X& x, const Tensor<R>& result, const ReducePlan& pla
         IntArray keep(plan.shape.size());
         for (size_t d = 0; d < plan.shape.size(); ++d) keep[d] = plan.reduced[d] ? 1 : plan.shape[d];
         const double scale = mean ? 1.0 / static_cast<double>(plan.count) : 1.0;
-        std::string name = std::string(mean ? "MeanBackward" : "SumBackward") + (plan.all ? "0" : "1");
-        auto node = std::make_shared<autograd::ReduceNode<R, std::remove_cvref_t<decltype(e)>>>(e, std::move(name),
-                                                                                               keep, plan.all, scale);
+        const char* name = mean ? (plan.all ? "MeanBackward0" : "MeanBackward1")
+                                : (plan.all ? "SumBackward0" : "SumBackward1");
+        auto node = std::make_shared<autograd::ReduceNode<R, std::remove_cvref_t<decltype(e)>>>(e, name, keep,
+                                                                                               plan.all, scale);
         autograd::set_history(result, std::move(node));
     }
 }

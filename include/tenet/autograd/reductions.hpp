@@ -40,8 +40,8 @@ inline IntArray keepdim_shape(const detail::ReducePlan& p) {
 template <class V, class E>
 struct ValueReductionNode final : Node {
     ValueReductionNode(const E& e, const Tensor<V>& result, const detail::ReducePlan& plan, detail::ReduceKind k,
-                       double p_, std::string n)
-        : saved(e, std::move(n)),
+                       double p_, const char* n)
+        : saved(e, n),
           out(result.detach()),  // no autograd state: saving the node's own output makes no cycle
           out_version(SavedVersion::save(out)),
           dims(reduced_dims(plan)),
@@ -106,8 +106,8 @@ struct ValueReductionNode final : Node {
 /// max(dim)/min(dim): the gradient goes to the returned index along dim.
 template <class V, class E>
 struct IndexReductionNode final : Node {
-    IndexReductionNode(const E& e, const Tensor<int64_t>& idx, int64_t d, std::string n)
-        : saved(e, std::move(n)), indices(idx), dim(d) {
+    IndexReductionNode(const E& e, const Tensor<int64_t>& idx, int64_t d, const char* n)
+        : saved(e, n), indices(idx), dim(d) {
         next_edges = leaf_edges(e, std::make_index_sequence<E::num_leaves>{});
     }
     std::string name() const override { return saved.name; }

@@ -131,7 +131,8 @@ private:
         size_ = o.size_;
         heap_ = o.heap_;
         heap_capacity_ = o.heap_capacity_;
-        if (!heap_) std::memcpy(inline_, o.inline_, size_ * sizeof(int64_t));
+        if (!heap_)  // a plain loop, as in assign_copy: memcpy's call costs more than a few values
+            for (size_t i = 0; i < size_; ++i) inline_[i] = o.inline_[i];
         o.heap_ = nullptr;
         o.size_ = 0;
     }

@@ -153,6 +153,8 @@ struct Leaf : ExpressionBase<Leaf<T, S>> {
 
     explicit Leaf(Tensor<T> t) : tensor(std::move(t)) {}
     const IntArray& shape() const { return tensor.sizes(); }
+    /// Not lasting: an in-place shape op (unsqueeze_) changes the tensor's sizes under the node.
+    const IntArray* lasting_shape() const { return nullptr; }
     std::optional<Device> device() const { return tensor.device(); }
     template <class F>
     void for_each_leaf(F&& f) const {
@@ -179,6 +181,7 @@ struct ScalarNode : ExpressionBase<ScalarNode<S>> {
         static const IntArray scalar_shape;
         return scalar_shape;
     }
+    const IntArray* lasting_shape() const { return &shape(); }
     std::optional<Device> device() const { return std::nullopt; }
     template <class F>
     void for_each_leaf(F&&) const {}
@@ -194,6 +197,31 @@ using common_t = std::conditional_t<
     A::is_scalar, promote_scalar_t<typename B::value_type, typename A::value_type>,
     std::conditional_t<B::is_scalar, promote_scalar_t<typename A::value_type, typename B::value_type>,
                        promote_t<typename A::value_type, typename B::value_type>>>;
+
+/// The shape of a node that broadcasts its operands. Borrowed (a pointer) when it is the shape of
+/// an operand that lives outside every node ("lasting": a number's 0-d shape, the fixed shape of a
+/// backward pass), else owned. The deep expressions a backward pass builds then copy no shapes.
+struct NodeShape {
+    const IntArray* borrowed = nullptr;
+    IntArray owned;
+
+    NodeShape(const IntArray* b, IntArray o) : borrowed(b), owned(std::move(o)) {}
+    NodeShape(const NodeShape& o) : borrowed(o.borrowed) {
+        if (!borrowed) owned = o.owned;  // a borrowed shape's copy touches no IntArray: trees are copied often
+    }
+    NodeShape(NodeShape&&) = default;
+    NodeShape& operator=(const NodeShape&) = default;
+    NodeShape& operator=(NodeShape&&) = default;
+    const IntArray& get() const { return borrowed ? *borrowed : owned; }
+};
+
+/// The broadcast of shapes a and b; a_lasting / b_lasting point at a / b when they are lasting.
+inline NodeShape broadcast_node_shape(const IntArray& a, const IntArray* a_lasting, const IntArray& b,
+                                      const IntArray* b_lasting, const char* op) {
+    if (a_lasting && (b.empty() || a == b)) return {a_lasting, {}};
+    if (b_lasting && a.empty()) return {b_lasting, {}};
+    return {nullptr, detail::broadcast_shapes(a, b, op)};
+}
 
 /// The device shared by two operands; throws device_error naming both when they differ.
 inline std::optional<Device> common_device(std::optional<Device> a, std::optional<Device> b, const char* op) {
@@ -218,6 +246,7 @@ struct Unary : ExpressionBase<Unary<Op, A>> {
 
     Unary(A a_, Op op_ = {}) : a(std::move(a_)), op(op_) {}
     const IntArray& shape() const { return a.shape(); }
+    const IntArray* lasting_shape() const { return a.lasting_shape(); }
     std::optional<Device> device() const { return a.device(); }
     template <class F>
     void for_each_leaf(F&& f) const {
@@ -243,16 +272,17 @@ struct Binary : ExpressionBase<Binary<Op, A, B>> {
     A a;
     B b;
     Op op;
-    IntArray shape_;
+    NodeShape shape_;
 
     Binary(A a_, B b_, Op op_ = {})
         : a(std::move(a_)),
           b(std::move(b_)),
           op(op_),
-          shape_(detail::broadcast_shapes(a.shape(), b.shape(), Op::name)) {
+          shape_(broadcast_node_shape(a.shape(), a.lasting_shape(), b.shape(), b.lasting_shape(), Op::name)) {
         common_device(a.device(), b.device(), Op::name);
     }
-    const IntArray& shape() const { return shape_; }
+    const IntArray& shape() const { return shape_.get(); }
+    const IntArray* lasting_shape() const { return shape_.borrowed; }
     std::optional<Device> device() const { return a.device() ? a.device() : b.device(); }
     template <class F>
     void for_each_leaf(F&& f) const {
@@ -284,18 +314,14 @@ struct Ternary : ExpressionBase<Ternary<Op, A, B, C>> {
     B b;
     C c;
     Op op;
-    IntArray shape_;
+    NodeShape shape_;
 
     Ternary(A a_, B b_, C c_, Op op_ = {})
-        : a(std::move(a_)),
-          b(std::move(b_)),
-          c(std::move(c_)),
-          op(op_),
-          shape_(detail::broadcast_shapes(detail::broadcast_shapes(a.shape(), b.shape(), Op::name), c.shape(),
-                                          Op::name)) {
+        : a(std::move(a_)), b(std::move(b_)), c(std::move(c_)), op(op_), shape_(broadcast_abc()) {
         common_device(common_device(a.device(), b.device(), Op::name), c.device(), Op::name);
     }
-    const IntArray& shape() const { return shape_; }
+    const IntArray& shape() const { return shape_.get(); }
+    const IntArray* lasting_shape() const { return shape_.borrowed; }
     std::optional<Device> device() const { return a.device() ? a.device() : b.device() ? b.device() : c.device(); }
     template <class F>
     void for_each_leaf(F&& f) const {
@@ -308,6 +334,12 @@ struct Ternary : ExpressionBase<Ternary<Op, A, B, C>> {
         return convert<value_type>(op.template apply<common_type>(
             a.template at<K>(ptrs, i), b.template at<K + A::num_leaves>(ptrs, i),
             c.template at<K + A::num_leaves + B::num_leaves>(ptrs, i)));
+    }
+
+private:
+    NodeShape broadcast_abc() const {
+        NodeShape ab = broadcast_node_shape(a.shape(), a.lasting_shape(), b.shape(), b.lasting_shape(), Op::name);
+        return broadcast_node_shape(ab.get(), ab.borrowed, c.shape(), c.lasting_shape(), Op::name);
     }
 };
 
