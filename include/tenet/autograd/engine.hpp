@@ -108,7 +108,7 @@ inline Edge gradient_edge(const TensorBase& t) {
     AutogradMeta& m = meta_of(t);
     NodePtr acc = m.grad_accumulator.lock();
     if (!acc) {
-        acc = std::make_shared<AccumulateGrad>(t);
+        acc = detail::make_pooled<AccumulateGrad>(t);
         m.grad_accumulator = acc;
     }
     return {acc, 0};
@@ -123,7 +123,7 @@ inline void set_history(const TensorBase& result, NodePtr node, uint32_t output_
 }
 
 /// Node -> its position in the engine's task list. Open addressing over a power-of-two table:
-/// a backward pass allocates a few arrays, not a hash-map node per graph node.
+/// a backward pass allocates a few pooled arrays, not a hash-map node per graph node.
 class NodeIndex {
 public:
     static constexpr uint32_t kNone = UINT32_MAX;
@@ -149,14 +149,15 @@ private:
         while (slots_[i].node && slots_[i].node != n) i = (i + 1) & mask;
         return i;
     }
+    using Slots = detail::PooledVector<Slot>;
     void grow() {
-        std::vector<Slot> old(2 * slots_.size());
+        Slots old(2 * slots_.size());
         old.swap(slots_);
         for (const Slot& s : old)
             if (s.node) slots_[probe(s.node)] = s;
     }
 
-    std::vector<Slot> slots_ = std::vector<Slot>(16);
+    Slots slots_ = Slots(16);
     size_t size_ = 0;
 };
 
@@ -175,8 +176,12 @@ inline void run_backward(const TensorBase& root, const TensorBase& grad, bool re
         int dependencies;
         size_t buffer;
     };
-    std::vector<Task> tasks;
-    std::vector<TensorBase> buffers;
+    // The arrays come from the object pool, sized for small graphs: on small tensors the
+    // bookkeeping costs more than the arithmetic.
+    detail::PooledVector<Task> tasks;
+    detail::PooledVector<TensorBase> buffers;
+    tasks.reserve(8);
+    buffers.reserve(8);
     NodeIndex index;
     auto discover = [&](Node* n) {
         uint32_t i = index.find(n);
@@ -197,7 +202,9 @@ inline void run_backward(const TensorBase& root, const TensorBase& grad, bool re
     }
     // Ready tasks, latest on the tape first.
     auto earlier = [&](uint32_t a, uint32_t b) { return tasks[a].fn->sequence_nr < tasks[b].fn->sequence_nr; };
-    std::vector<uint32_t> ready{0};
+    detail::PooledVector<uint32_t> ready;
+    ready.reserve(8);
+    ready.push_back(0);
     buffers[start.input_nr] = grad;
     NodePtr keep_start = start.fn;  // alive for the whole walk
     while (!ready.empty()) {

@@ -95,7 +95,7 @@ void record_join(const Tensor<R>& result, const L& inputs, const JoinPlan& plan,
         bool any = false;
         for_each_tensor(inputs, [&](const TensorBase& t, size_t) { any = any || autograd::requires_grad(t); });
         if (!any) return;
-        auto node = std::make_shared<autograd::JoinNode<R>>(name, plan);
+        auto node = detail::make_pooled<autograd::JoinNode<R>>(name, plan);
         for_each_tensor(inputs, [&](const auto& t, size_t) {
             using U = typename std::remove_cvref_t<decltype(t)>::value_type;
             if constexpr (FloatingElement<U>) {
@@ -115,7 +115,7 @@ void record_split(const Tensor<T>& base, const std::vector<Tensor<T>>& pieces, i
                   bool unbind, const char* name) {
     if constexpr (FloatingElement<T>) {
         if (pieces.empty() || !autograd::GradMode::is_enabled() || !autograd::requires_grad(base)) return;
-        auto node = std::make_shared<autograd::SplitNode<T>>(name, base, dim, lengths, unbind);
+        auto node = detail::make_pooled<autograd::SplitNode<T>>(name, base, dim, lengths, unbind);
         for (size_t i = 0; i < pieces.size(); ++i) autograd::set_history(pieces[i], node, static_cast<uint32_t>(i));
     }
 }

@@ -70,7 +70,7 @@ struct LinalgNode final : Node {
 template <class T>
 void attach(const Tensor<T>& result, std::string name, const std::vector<TensorBase>& inputs,
             const std::vector<Tensor<T>>& to_save, typename LinalgNode<T>::Formula f) {
-    auto node = std::make_shared<LinalgNode<T>>(std::move(name), inputs, to_save, std::move(f));
+    auto node = detail::make_pooled<LinalgNode<T>>(std::move(name), inputs, to_save, std::move(f));
     bool any = false;
     for (const Edge& e : node->next_edges) any = any || e.valid();
     if (any) set_history(result, std::move(node));

@@ -110,7 +110,7 @@ struct SavedVersion {
 /// The metadata of t, created on first use.
 inline AutogradMeta& meta_of(const TensorBase& t) {
     auto& impl = const_cast<TensorImpl&>(t.impl());
-    if (!impl.autograd) impl.autograd = std::make_shared<AutogradMeta>();
+    if (!impl.autograd) impl.autograd = detail::make_pooled<AutogradMeta>();
     return *impl.autograd;
 }
 inline const AutogradMeta* meta_if(const TensorBase& t) {

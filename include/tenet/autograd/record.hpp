@@ -137,12 +137,12 @@ struct SlotLeaf : ExpressionBase<SlotLeaf<T, Slot>> {
     using static_shape = DynamicShape;
     static constexpr size_t num_leaves = 1;  // keeps leaf positions (leaf_grad<K>) as in the forward
     static constexpr bool is_scalar = false;
+    static constexpr bool lasting_shape = true;  // the caller's, outliving the expressions
 
     const IntArray* shape_;
 
     explicit SlotLeaf(const IntArray& s) : shape_(&s) {}
     const IntArray& shape() const { return *shape_; }
-    const IntArray* lasting_shape() const { return shape_; }  // the caller's, outliving the expressions
     std::optional<Device> device() const { return std::nullopt; }
     template <class F>
     void for_each_leaf(F&&) const {}
@@ -432,7 +432,7 @@ void record_assign(Tensor<T>& dst, const E& e, detail::AssignMode mode) {
     if (!fresh) check_in_place(dst, source_grad);
     if (!source_grad) {  // an in-place overwrite of a recorded tensor by constants
         detail::run_assign(dst, e, mode);
-        set_history(dst, std::make_shared<OverwriteNode>(backward_name<E>()));
+        set_history(dst, detail::make_pooled<OverwriteNode>(backward_name<E>()));
         return;
     }
     // The edges come from the leaves as they are now (before the write changes dst's history).
@@ -448,7 +448,7 @@ void record_assign(Tensor<T>& dst, const E& e, detail::AssignMode mode) {
             mutable_leaf = leaf.clone();
         });
     }
-    auto node = std::make_shared<FusedNode<T, E>>(saved, std::move(edges), backward_name<E>());
+    auto node = detail::make_pooled<FusedNode<T, E>>(saved, std::move(edges), backward_name<E>());
     bool any_edge = false;
     for (const Edge& edge : node->next_edges) any_edge = any_edge || edge.valid();
     detail::run_assign(dst, e, mode);
@@ -573,7 +573,7 @@ Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> lea
     bool any_edge = false;
     for (const Edge& edge : edges) any_edge = any_edge || edge.valid();
     if (any_edge)
-        set_history(result, std::make_shared<EagerSumNode<V, E>>(e, std::move(edges), std::move(local),
+        set_history(result, detail::make_pooled<EagerSumNode<V, E>>(e, std::move(edges), std::move(local),
                                                                  mean ? 1.0 / static_cast<double>(n) : 1.0,
                                                                  mean ? "MeanBackward0" : "SumBackward0"));
     return result;
@@ -625,7 +625,7 @@ void record_reduction(const X& x, const Tensor<R>& result, const ReducePlan& pla
         const double scale = mean ? 1.0 / static_cast<double>(plan.count) : 1.0;
         const char* name = mean ? (plan.all ? "MeanBackward0" : "MeanBackward1")
                                 : (plan.all ? "SumBackward0" : "SumBackward1");
-        auto node = std::make_shared<autograd::ReduceNode<R, std::remove_cvref_t<decltype(e)>>>(e, name, keep,
+        auto node = detail::make_pooled<autograd::ReduceNode<R, std::remove_cvref_t<decltype(e)>>>(e, name, keep,
                                                                                                plan.all, scale);
         autograd::set_history(result, std::move(node));
     }

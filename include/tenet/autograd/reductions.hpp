@@ -149,7 +149,7 @@ void record_value_reduction(const X& x, const Tensor<R>& result, const ReducePla
         if (!autograd::any_leaf_requires_grad(e)) return;
         using E = std::remove_cvref_t<decltype(e)>;
         autograd::set_history(result,
-                              std::make_shared<autograd::ValueReductionNode<R, E>>(e, result, plan, kind, p, name));
+                              detail::make_pooled<autograd::ValueReductionNode<R, E>>(e, result, plan, kind, p, name));
     }
 }
 
@@ -165,7 +165,7 @@ void record_index_reduction(const X& x, const Tensor<V>& values, const Tensor<in
         const int64_t d = nd == 0 ? 0 : (dim < 0 ? dim + nd : dim);
         // indices in the input's rank (keepdim = false dropped the dim)
         const Tensor<int64_t> idx = keepdim || nd == 0 ? indices : indices.unsqueeze(d);
-        autograd::set_history(values, std::make_shared<autograd::IndexReductionNode<V, E>>(e, idx, d, name));
+        autograd::set_history(values, detail::make_pooled<autograd::IndexReductionNode<V, E>>(e, idx, d, name));
     }
 }
 

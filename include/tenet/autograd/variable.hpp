@@ -85,7 +85,7 @@ template <class T>
 void record_view(const Tensor<T>& base, const Tensor<T>& view, const char* backward_name) {
     if constexpr (FloatingElement<T>) {
         if (!autograd::GradMode::is_enabled() || !autograd::requires_grad(base)) return;
-        autograd::set_history(view, std::make_shared<autograd::ViewNode<T>>(base, view, backward_name));
+        autograd::set_history(view, detail::make_pooled<autograd::ViewNode<T>>(base, view, backward_name));
     }
 }
 
@@ -95,7 +95,7 @@ void record_copy(const Tensor<U>& source, const Tensor<T>& copy) {
         if (!autograd::GradMode::is_enabled() || !autograd::requires_grad(source)) return;
         const bool moved = !(source.device() == copy.device());
         const char* name = std::is_same_v<T, U> && !moved ? "CloneBackward0" : "ToCopyBackward0";
-        autograd::set_history(copy, std::make_shared<autograd::CopyNode<T, U>>(source, name));
+        autograd::set_history(copy, detail::make_pooled<autograd::CopyNode<T, U>>(source, name));
     }
 }
 
@@ -107,18 +107,18 @@ void record_copy_into(const Tensor<T>& dst, const Tensor<U>& src) {
     autograd::check_in_place(dst, source_grad);
     if constexpr (FloatingElement<T> && FloatingElement<U>) {
         if (source_grad) {
-            autograd::set_history(dst, std::make_shared<autograd::CopyNode<T, U>>(src, "CopyBackwards"));
+            autograd::set_history(dst, detail::make_pooled<autograd::CopyNode<T, U>>(src, "CopyBackwards"));
             return;
         }
     }
-    autograd::set_history(dst, std::make_shared<autograd::OverwriteNode>("CopyBackwards"));
+    autograd::set_history(dst, detail::make_pooled<autograd::OverwriteNode>("CopyBackwards"));
 }
 
 template <class T>
 void record_overwrite(const Tensor<T>& dst, const char* backward_name) {
     if (!autograd::GradMode::is_enabled() || !autograd::requires_grad(dst)) return;
     autograd::check_in_place(dst, false);
-    autograd::set_history(dst, std::make_shared<autograd::OverwriteNode>(backward_name));
+    autograd::set_history(dst, detail::make_pooled<autograd::OverwriteNode>(backward_name));
 }
 
 template <class T>

@@ -10,9 +10,11 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace tenet {
@@ -208,5 +210,104 @@ inline CachingHostAllocator& host_allocator() {
 
 /// Frees the host allocator's cached blocks (PyTorch's `empty_cache` for the host).
 inline void empty_cache() { host_allocator().empty_cache(); }
+
+namespace detail {
+
+/// Per-thread free lists for the small objects that every tensor and autograd node allocates
+/// (TensorImpl, StorageImpl, AutogradMeta, nodes): on small tensors, malloc and free cost more
+/// than the arithmetic. Blocks are recycled by size class of 16 bytes, at most kMaxPerClass per
+/// class and thread; a block freed on another thread joins that thread's lists. Kept apart
+/// from host_allocator(), whose statistics count tensor storage.
+class ObjectPool {
+public:
+    static constexpr size_t kGranule = 16, kMaxBytes = 512, kMaxPerClass = 256;
+
+    static void* allocate(size_t bytes) {
+        if (kPooling && bytes <= kMaxBytes) {
+            Lists& l = lists();
+            const size_t c = size_class(bytes);
+            if (Block* b = l.head[c]) {
+                l.head[c] = b->next;
+                --l.count[c];
+                return b;
+            }
+            return ::operator new((c + 1) * kGranule);
+        }
+        return ::operator new(bytes);
+    }
+    static void deallocate(void* p, size_t bytes) noexcept {
+        if (kPooling && bytes <= kMaxBytes) {
+            Lists& l = lists();
+            const size_t c = size_class(bytes);
+            if (!l.closed && l.count[c] < kMaxPerClass) {
+                thread_local Reaper reaper;  // frees this thread's lists when it ends
+                l.head[c] = new (p) Block{l.head[c]};
+                ++l.count[c];
+                return;
+            }
+        }
+        ::operator delete(p);
+    }
+
+private:
+#if defined(__SANITIZE_ADDRESS__)
+    static constexpr bool kPooling = false;  // AddressSanitizer then sees every object's use after free
+#else
+    static constexpr bool kPooling = true;
+#endif
+    static constexpr size_t kClasses = kMaxBytes / kGranule;
+    struct Block {
+        Block* next;
+    };
+    /// Trivially destructible, so it stays usable while the thread's other thread_locals (and,
+    /// on the main thread, the statics) are destroyed: once `closed`, blocks go straight back.
+    struct Lists {
+        Block* head[kClasses];
+        uint32_t count[kClasses];
+        bool closed;
+    };
+    struct Reaper {
+        ~Reaper() {
+            Lists& l = lists();
+            l.closed = true;
+            for (size_t c = 0; c < kClasses; ++c) {
+                while (Block* b = l.head[c]) {
+                    l.head[c] = b->next;
+                    ::operator delete(b);
+                }
+                l.count[c] = 0;
+            }
+        }
+    };
+    static size_t size_class(size_t bytes) { return bytes == 0 ? 0 : (bytes - 1) / kGranule; }
+    static Lists& lists() {
+        thread_local constinit Lists l{};
+        return l;
+    }
+};
+
+/// An allocator over ObjectPool, for std::allocate_shared.
+template <class T>
+struct PoolAllocator {
+    static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "tenet: PoolAllocator needs the default alignment");
+    using value_type = T;
+    PoolAllocator() = default;
+    template <class U>
+    PoolAllocator(const PoolAllocator<U>&) {}
+    T* allocate(size_t n) { return static_cast<T*>(ObjectPool::allocate(n * sizeof(T))); }
+    void deallocate(T* p, size_t n) noexcept { ObjectPool::deallocate(p, n * sizeof(T)); }
+    friend bool operator==(const PoolAllocator&, const PoolAllocator&) { return true; }
+};
+
+template <class T>
+using PooledVector = std::vector<T, PoolAllocator<T>>;
+
+/// std::make_shared from the object pool.
+template <class T, class... Args>
+std::shared_ptr<T> make_pooled(Args&&... args) {
+    return std::allocate_shared<T>(PoolAllocator<T>{}, std::forward<Args>(args)...);
+}
+
+}  // namespace detail
 
 }  // namespace tenet

@@ -48,8 +48,8 @@ inline TensorImplPtr make_dense_impl(IntArray sizes, IntArray strides, DType dty
         if (__builtin_mul_overflow(bytes, sizes[i], &bytes))
             fail<shape_error>("empty: a tensor of sizes ", sizes, " and dtype ", dtype, " is too large to allocate");
     const int64_t extent = storage_extent(sizes, strides, 0);
-    auto impl = std::make_shared<TensorImpl>();
-    impl->storage = std::make_shared<StorageImpl>(static_cast<size_t>(extent * dtype.itemsize()), device);
+    auto impl = detail::make_pooled<TensorImpl>();
+    impl->storage = detail::make_pooled<StorageImpl>(static_cast<size_t>(extent * dtype.itemsize()), device);
     impl->sizes = std::move(sizes);
     impl->strides = std::move(strides);
     impl->dtype = dtype;
@@ -64,7 +64,7 @@ inline TensorImplPtr make_contiguous_impl(const IntArray& sizes, DType dtype, De
 
 /// A view of `base`'s storage with new geometry.
 inline TensorImplPtr make_view(const TensorImpl& base, IntArray sizes, IntArray strides, int64_t offset) {
-    auto impl = std::make_shared<TensorImpl>();
+    auto impl = detail::make_pooled<TensorImpl>();
     impl->storage = base.storage;
     impl->offset = offset;
     impl->sizes = std::move(sizes);

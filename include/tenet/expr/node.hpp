@@ -148,13 +148,13 @@ struct Leaf : ExpressionBase<Leaf<T, S>> {
     using static_shape = S;
     static constexpr size_t num_leaves = 1;
     static constexpr bool is_scalar = false;
+    /// Not lasting (see NodeShape): an in-place shape op (unsqueeze_) changes the tensor's sizes.
+    static constexpr bool lasting_shape = false;
 
     Tensor<T> tensor;
 
     explicit Leaf(Tensor<T> t) : tensor(std::move(t)) {}
     const IntArray& shape() const { return tensor.sizes(); }
-    /// Not lasting: an in-place shape op (unsqueeze_) changes the tensor's sizes under the node.
-    const IntArray* lasting_shape() const { return nullptr; }
     std::optional<Device> device() const { return tensor.device(); }
     template <class F>
     void for_each_leaf(F&& f) const {
@@ -173,6 +173,7 @@ struct ScalarNode : ExpressionBase<ScalarNode<S>> {
     using static_shape = Shape<>;
     static constexpr size_t num_leaves = 0;
     static constexpr bool is_scalar = true;
+    static constexpr bool lasting_shape = true;
 
     S value;
 
@@ -181,7 +182,6 @@ struct ScalarNode : ExpressionBase<ScalarNode<S>> {
         static const IntArray scalar_shape;
         return scalar_shape;
     }
-    const IntArray* lasting_shape() const { return &shape(); }
     std::optional<Device> device() const { return std::nullopt; }
     template <class F>
     void for_each_leaf(F&&) const {}
@@ -198,29 +198,29 @@ using common_t = std::conditional_t<
     std::conditional_t<B::is_scalar, promote_scalar_t<typename A::value_type, typename B::value_type>,
                        promote_t<typename A::value_type, typename B::value_type>>>;
 
-/// The shape of a node that broadcasts its operands. Borrowed (a pointer) when it is the shape of
-/// an operand that lives outside every node ("lasting": a number's 0-d shape, the fixed shape of a
-/// backward pass), else owned. The deep expressions a backward pass builds then copy no shapes.
-struct NodeShape {
-    const IntArray* borrowed = nullptr;
-    IntArray owned;
+/// The shape a node that broadcasts its operands (Binary, Ternary) keeps. When every shape in its
+/// tree lives outside the tree ("lasting": a number's 0-d shape, the one shape of a backward pass),
+/// the node points at the operand shape that is its own, so it is trivially copyable: the gradient
+/// expressions of a backward pass are copied level by level as they are built. Otherwise the node
+/// holds its shape (a tensor's sizes can change under a pending expression: unsqueeze_).
+template <bool Lasting>
+using node_shape_t = std::conditional_t<Lasting, const IntArray*, IntArray>;
 
-    NodeShape(const IntArray* b, IntArray o) : borrowed(b), owned(std::move(o)) {}
-    NodeShape(const NodeShape& o) : borrowed(o.borrowed) {
-        if (!borrowed) owned = o.owned;  // a borrowed shape's copy touches no IntArray: trees are copied often
+template <bool Lasting>
+node_shape_t<Lasting> broadcast_node_shape(const IntArray& a, const IntArray& b, const char* op) {
+    if constexpr (!Lasting) {
+        return detail::broadcast_shapes(a, b, op);
+    } else {
+        if (b.empty() || a == b) return &a;
+        if (a.empty()) return &b;
+        detail::fail<error>(op, ": internal error: shapes ", a, " and ", b,
+                            " broadcast to a new shape in an expression whose shapes all live outside it");
     }
-    NodeShape(NodeShape&&) = default;
-    NodeShape& operator=(const NodeShape&) = default;
-    NodeShape& operator=(NodeShape&&) = default;
-    const IntArray& get() const { return borrowed ? *borrowed : owned; }
-};
-
-/// The broadcast of shapes a and b; a_lasting / b_lasting point at a / b when they are lasting.
-inline NodeShape broadcast_node_shape(const IntArray& a, const IntArray* a_lasting, const IntArray& b,
-                                      const IntArray* b_lasting, const char* op) {
-    if (a_lasting && (b.empty() || a == b)) return {a_lasting, {}};
-    if (b_lasting && a.empty()) return {b_lasting, {}};
-    return {nullptr, detail::broadcast_shapes(a, b, op)};
+}
+template <bool Lasting>
+const IntArray& get_shape(const node_shape_t<Lasting>& s) {
+    if constexpr (Lasting) return *s;
+    else return s;
 }
 
 /// The device shared by two operands; throws device_error naming both when they differ.
@@ -240,13 +240,13 @@ struct Unary : ExpressionBase<Unary<Op, A>> {
     using static_shape = typename A::static_shape;
     static constexpr size_t num_leaves = A::num_leaves;
     static constexpr bool is_scalar = false;
+    static constexpr bool lasting_shape = A::lasting_shape;
 
     A a;
     Op op;
 
     Unary(A a_, Op op_ = {}) : a(std::move(a_)), op(op_) {}
     const IntArray& shape() const { return a.shape(); }
-    const IntArray* lasting_shape() const { return a.lasting_shape(); }
     std::optional<Device> device() const { return a.device(); }
     template <class F>
     void for_each_leaf(F&& f) const {
@@ -268,21 +268,21 @@ struct Binary : ExpressionBase<Binary<Op, A, B>> {
     using static_shape = static_broadcast_t<typename A::static_shape, typename B::static_shape>;
     static constexpr size_t num_leaves = A::num_leaves + B::num_leaves;
     static constexpr bool is_scalar = false;
+    static constexpr bool lasting_shape = A::lasting_shape && B::lasting_shape;
 
     A a;
     B b;
     Op op;
-    NodeShape shape_;
+    node_shape_t<lasting_shape> shape_;
 
     Binary(A a_, B b_, Op op_ = {})
         : a(std::move(a_)),
           b(std::move(b_)),
           op(op_),
-          shape_(broadcast_node_shape(a.shape(), a.lasting_shape(), b.shape(), b.lasting_shape(), Op::name)) {
+          shape_(broadcast_node_shape<lasting_shape>(a.shape(), b.shape(), Op::name)) {
         common_device(a.device(), b.device(), Op::name);
     }
-    const IntArray& shape() const { return shape_.get(); }
-    const IntArray* lasting_shape() const { return shape_.borrowed; }
+    const IntArray& shape() const { return get_shape<lasting_shape>(shape_); }
     std::optional<Device> device() const { return a.device() ? a.device() : b.device(); }
     template <class F>
     void for_each_leaf(F&& f) const {
@@ -309,19 +309,25 @@ struct Ternary : ExpressionBase<Ternary<Op, A, B, C>> {
                                             typename C::static_shape>;
     static constexpr size_t num_leaves = A::num_leaves + B::num_leaves + C::num_leaves;
     static constexpr bool is_scalar = false;
+    static constexpr bool lasting_shape = A::lasting_shape && B::lasting_shape && C::lasting_shape;
 
     A a;
     B b;
     C c;
     Op op;
-    NodeShape shape_;
+    node_shape_t<lasting_shape> shape_;
 
     Ternary(A a_, B b_, C c_, Op op_ = {})
-        : a(std::move(a_)), b(std::move(b_)), c(std::move(c_)), op(op_), shape_(broadcast_abc()) {
+        : a(std::move(a_)),
+          b(std::move(b_)),
+          c(std::move(c_)),
+          op(op_),
+          shape_(broadcast_node_shape<lasting_shape>(
+              get_shape<lasting_shape>(broadcast_node_shape<lasting_shape>(a.shape(), b.shape(), Op::name)), c.shape(),
+              Op::name)) {
         common_device(common_device(a.device(), b.device(), Op::name), c.device(), Op::name);
     }
-    const IntArray& shape() const { return shape_.get(); }
-    const IntArray* lasting_shape() const { return shape_.borrowed; }
+    const IntArray& shape() const { return get_shape<lasting_shape>(shape_); }
     std::optional<Device> device() const { return a.device() ? a.device() : b.device() ? b.device() : c.device(); }
     template <class F>
     void for_each_leaf(F&& f) const {
@@ -334,12 +340,6 @@ struct Ternary : ExpressionBase<Ternary<Op, A, B, C>> {
         return convert<value_type>(op.template apply<common_type>(
             a.template at<K>(ptrs, i), b.template at<K + A::num_leaves>(ptrs, i),
             c.template at<K + A::num_leaves + B::num_leaves>(ptrs, i)));
-    }
-
-private:
-    NodeShape broadcast_abc() const {
-        NodeShape ab = broadcast_node_shape(a.shape(), a.lasting_shape(), b.shape(), b.lasting_shape(), Op::name);
-        return broadcast_node_shape(ab.get(), ab.borrowed, c.shape(), c.lasting_shape(), Op::name);
     }
 };
 
