@@ -80,7 +80,7 @@ inline TensorBase add_gradients(const TensorBase& a, const TensorBase& b) {
 struct AccumulateGrad final : Node {
     explicit AccumulateGrad(TensorBase v) : variable(std::move(v)) {}
     std::string name() const override { return "AccumulateGrad"; }
-    std::vector<TensorBase> apply(const TensorBase& grad) override {
+    GradientList apply(const TensorBase& grad) override {
         AutogradMeta& m = meta_of(variable);
         if (!(grad.sizes() == variable.sizes()))
             detail::fail<shape_error>("backward: gradient of shape ", grad.sizes(), " does not match the leaf's shape ",
@@ -216,13 +216,13 @@ inline void run_backward(const TensorBase& root, const TensorBase& grad, bool re
         // The gradients are moved out of the buffers: one that nothing else holds is kept by
         // AccumulateGrad without a copy. When none arrived (every path gave zero) there is
         // nothing to compute, but the node's successors still count it as done.
-        std::vector<TensorBase> grads;
+        GradientList grads;
         if (const size_t outputs = n->num_outputs(); outputs == 1) {
             const TensorBase g = std::move(buffers[task.buffer]);
             if (g.defined()) grads = n->apply(g);
         } else {
             const auto first = buffers.begin() + static_cast<std::ptrdiff_t>(task.buffer);
-            const std::vector<TensorBase> g(std::make_move_iterator(first),
+            const GradientList g(std::make_move_iterator(first),
                                             std::make_move_iterator(first + static_cast<std::ptrdiff_t>(outputs)));
             if (std::any_of(g.begin(), g.end(), [](const TensorBase& t) { return t.defined(); }))
                 grads = n->apply_outputs(g);

@@ -36,9 +36,9 @@ struct JoinNode final : Node {
     using SlotGradient = TensorBase (*)(const Tensor<R>& slot);
     JoinNode(std::string n, detail::JoinPlan p) : name_(std::move(n)), plan(std::move(p)) {}
     std::string name() const override { return name_; }
-    std::vector<TensorBase> apply(const TensorBase& grad) override {
+    GradientList apply(const TensorBase& grad) override {
         const Tensor<R> g(grad.impl_ptr());
-        std::vector<TensorBase> out(next_edges.size());
+        GradientList out(next_edges.size());
         for (size_t i = 0; i < out.size(); ++i)
             if (next_edges[i].valid()) out[i] = to_input[i](Tensor<R>(detail::join_slot(g.impl(), plan, i)));
         return out;
@@ -57,12 +57,12 @@ struct SplitNode final : Node {
     }
     std::string name() const override { return name_; }
     size_t num_outputs() const override { return lengths.size(); }
-    std::vector<TensorBase> apply(const TensorBase& grad) override {
-        std::vector<TensorBase> grads(num_outputs());
+    GradientList apply(const TensorBase& grad) override {
+        GradientList grads(num_outputs());
         grads[0] = grad;
         return apply_outputs(grads);
     }
-    std::vector<TensorBase> apply_outputs(const std::vector<TensorBase>& grads) override {
+    GradientList apply_outputs(const GradientList& grads) override {
         std::vector<Tensor<T>> pieces;
         pieces.reserve(grads.size());
         for (size_t i = 0; i < grads.size(); ++i) {

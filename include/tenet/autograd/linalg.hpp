@@ -40,7 +40,7 @@ struct LinalgNode final : Node {
         for (const Tensor<T>& t : to_save) saved.push_back(SavedVersion::save(t.detach()));
     }
     std::string name() const override { return name_; }
-    std::vector<TensorBase> apply(const TensorBase& grad) override {
+    GradientList apply(const TensorBase& grad) override {
         if (!formula) throw_released(name_);
         std::vector<Tensor<T>> values;
         for (size_t i = 0; i < saved.size(); ++i) {
@@ -51,7 +51,7 @@ struct LinalgNode final : Node {
         for (const Edge& e : next_edges) needed.push_back(e.valid());
         const std::vector<Tensor<T>> grads = formula(Tensor<T>(grad.impl_ptr()).contiguous(), values, needed);
         // The engine adds gradients as dense buffers.
-        std::vector<TensorBase> out(next_edges.size());
+        GradientList out(next_edges.size());
         for (size_t i = 0; i < grads.size() && i < out.size(); ++i)
             if (needed[i] && grads[i].defined()) out[i] = grads[i].contiguous();
         return out;

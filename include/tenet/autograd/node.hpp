@@ -31,6 +31,11 @@ struct Edge {
     bool valid() const { return fn != nullptr; }
 };
 
+/// A node's edges, and the gradients a backward step returns: every node has both, so they
+/// come from the object pool.
+using EdgeList = detail::PooledVector<Edge>;
+using GradientList = detail::PooledVector<TensorBase>;
+
 /// Autograd state of a tensor (held by its TensorImpl; views share nothing of it).
 struct AutogradMeta {
     bool requires_grad = false;    ///< a leaf that requires grad (non-leaves: grad_fn != null)
@@ -57,7 +62,7 @@ struct Node {
     virtual std::string name() const = 0;
     /// grad: the gradient of output 0 (same shape and dtype). Returns one gradient per
     /// next_edges entry; an undefined TensorBase means zero.
-    virtual std::vector<TensorBase> apply(const TensorBase& grad) = 0;
+    virtual GradientList apply(const TensorBase& grad) = 0;
     /// Drops saved tensors after a backward without retain_graph.
     virtual void release_variables() {}
     /// How many outputs the recorded operation returned. Most have one; split and unbind
@@ -65,10 +70,10 @@ struct Node {
     virtual size_t num_outputs() const { return 1; }
     /// grads[i]: the gradient of output i, undefined where none arrived (zero); at least one
     /// is defined. Nodes with several outputs override this; the others implement apply().
-    virtual std::vector<TensorBase> apply_outputs(const std::vector<TensorBase>& grads) { return apply(grads[0]); }
+    virtual GradientList apply_outputs(const GradientList& grads) { return apply(grads[0]); }
 
     const uint64_t sequence_nr;
-    std::vector<Edge> next_edges;
+    EdgeList next_edges;
     /// Set by the engine before apply(): true when release_variables() follows (no
     /// retain_graph), so apply may hand its saved tensors over instead of copying them.
     bool releasing = false;

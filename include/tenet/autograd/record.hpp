@@ -217,7 +217,7 @@ void run_gradients(const std::tuple<GE...>& ges, std::tuple<T*...> outs, const P
 /// A new tensor of `shape` for each leaf K of E that wants a gradient (a valid edge) and can
 /// get one (ges[K] is not NoGradient): into out[K], its data pointer into dst[K].
 template <class E, class GEs, class Dst, class Out, size_t... K>
-void allocate_gradients(const GEs&, const std::vector<Edge>& edges, const IntArray& shape, Dst& dst, Out& out,
+void allocate_gradients(const GEs&, const EdgeList& edges, const IntArray& shape, Dst& dst, Out& out,
                         std::index_sequence<K...>) {
     auto one = [&](auto k) {
         constexpr size_t I = decltype(k)::value;
@@ -237,9 +237,9 @@ void allocate_gradients(const GEs&, const std::vector<Edge>& edges, const IntArr
 /// leaf's shape. Run with grad mode off: the expressions here are not recorded (recording
 /// them would instantiate the derivative of the derivative, without end).
 template <class E, class G, size_t... K>
-std::vector<TensorBase> device_leaf_gradients(const E& e, const G& g, const std::vector<Edge>& edges,
+GradientList device_leaf_gradients(const E& e, const G& g, const EdgeList& edges,
                                               const IntArray& root, Device device, std::index_sequence<K...>) {
-    std::vector<TensorBase> out(E::num_leaves);
+    GradientList out(E::num_leaves);
 #if TENET_DEVICE_EVALUATOR
     const std::vector<TensorBase> leaf_handles = leaves_of(e);
     auto one = [&](auto k) {
@@ -263,7 +263,7 @@ std::vector<TensorBase> device_leaf_gradients(const E& e, const G& g, const std:
 }
 
 template <class E, class G, size_t... K>
-std::vector<TensorBase> leaf_gradients(const E& e, const G& g, const std::vector<Edge>& edges, const IntArray& root,
+GradientList leaf_gradients(const E& e, const G& g, const EdgeList& edges, const IntArray& root,
                                        std::index_sequence<K...> leaves) {
     constexpr size_t L = E::num_leaves;
     if (const auto device = e.device(); device && !device->is_cpu())
@@ -281,7 +281,7 @@ std::vector<TensorBase> leaf_gradients(const E& e, const G& g, const std::vector
             return SlotLeaf<typename G::value_type, L>(root);
         }
     }();
-    std::vector<TensorBase> out(L);
+    GradientList out(L);
     expr::with_fast_pows(slotted<0>(flat, root), [&](const auto& se) {
         const auto ges = std::make_tuple(leaf_grad<K>(se, seed)...);
         std::tuple<leaf_t<K, E>*...> dst{};
@@ -299,11 +299,11 @@ std::vector<TensorBase> leaf_gradients(const E& e, const G& g, const std::vector
 
 /// One edge per leaf: to where the leaf's gradient goes, if it needs one and can get one.
 template <class E, size_t... K>
-std::vector<Edge> leaf_edges(const E& e, std::index_sequence<K...>) {
+EdgeList leaf_edges(const E& e, std::index_sequence<K...>) {
     // Whether a gradient can reach leaf K at all (not through a comparison, a cast to integers, ...).
     constexpr std::array<bool, E::num_leaves> reachable{
         !is_no_gradient<decltype(leaf_grad<K>(e, expr::ScalarNode<float>(0)))>...};
-    std::vector<Edge> edges(E::num_leaves);
+    EdgeList edges(E::num_leaves);
     size_t k = 0;
     e.for_each_leaf([&](const TensorBase& t) {
         if (reachable[k]) edges[k] = gradient_edge(t);
@@ -382,11 +382,11 @@ struct SavedExpression {
 template <class T, class E>
 struct FusedNode final : Node {
     /// `edges`: from the leaves as they were before the write (see record_assign).
-    FusedNode(const E& expr, std::vector<Edge> edges, const char* n) : saved(expr, n) {
+    FusedNode(const E& expr, EdgeList edges, const char* n) : saved(expr, n) {
         next_edges = std::move(edges);
     }
     std::string name() const override { return saved.name; }
-    std::vector<TensorBase> apply(const TensorBase& grad) override {
+    GradientList apply(const TensorBase& grad) override {
         const E& e = saved.unpack();
         const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
         return leaf_gradients(e, expr::Leaf<T>(g), next_edges, saved.shape, std::make_index_sequence<E::num_leaves>{});
@@ -418,7 +418,7 @@ inline void check_in_place(const TensorBase& dst, bool source_requires_grad) {
 struct OverwriteNode final : Node {
     explicit OverwriteNode(std::string n) : name_(std::move(n)) {}
     std::string name() const override { return name_; }
-    std::vector<TensorBase> apply(const TensorBase&) override { return {}; }
+    GradientList apply(const TensorBase&) override { return {}; }
     std::string name_;
 };
 
@@ -436,7 +436,7 @@ void record_assign(Tensor<T>& dst, const E& e, detail::AssignMode mode) {
         return;
     }
     // The edges come from the leaves as they are now (before the write changes dst's history).
-    std::vector<Edge> edges = leaf_edges(e, std::make_index_sequence<E::num_leaves>{});
+    EdgeList edges = leaf_edges(e, std::make_index_sequence<E::num_leaves>{});
     // The node keeps e; a leaf sharing dst's memory must keep its values from before the
     // write: it is replaced by a plain copy (no autograd state, so no reference cycle).
     E saved = e;
@@ -466,7 +466,7 @@ struct ReduceNode final : Node {
         next_edges = leaf_edges(expr, std::make_index_sequence<E::num_leaves>{});
     }
     std::string name() const override { return saved.name; }
-    std::vector<TensorBase> apply(const TensorBase& grad) override {
+    GradientList apply(const TensorBase& grad) override {
         const E& e = saved.unpack();
         const Tensor<R> g(grad.impl_ptr());
         constexpr auto leaves = std::make_index_sequence<E::num_leaves>{};
@@ -505,16 +505,16 @@ struct ReduceNode final : Node {
 /// The node: the precomputed local gradients, scaled by the seed at backward.
 template <class R, class E>
 struct EagerSumNode final : Node {
-    EagerSumNode(const E& expr, std::vector<Edge> edges, std::array<TensorBase, E::num_leaves> local, double s,
+    EagerSumNode(const E& expr, EdgeList edges, std::array<TensorBase, E::num_leaves> local, double s,
                  const char* n)
         : saved(expr, n), gradients(std::move(local)), scale(s) {
         next_edges = std::move(edges);
     }
     std::string name() const override { return saved.name; }
-    std::vector<TensorBase> apply(const TensorBase& grad) override {
+    GradientList apply(const TensorBase& grad) override {
         saved.unpack();  // a released graph, or an input modified in place: PyTorch's errors
         const double seed = convert<double>(Tensor<R>(grad.impl_ptr()).item()) * scale;
-        std::vector<TensorBase> out(gradients.size());
+        GradientList out(gradients.size());
         for (size_t k = 0; k < gradients.size(); ++k) {
             if (!gradients[k].defined()) continue;
             visit_floating(gradients[k].dtype(), "backward", [&](auto tag) {
@@ -551,7 +551,7 @@ Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> lea
     constexpr size_t L = E::num_leaves;
     const IntArray& shape = e.shape();
     const int64_t n = product(shape);
-    std::vector<Edge> edges = leaf_edges(e, leaves);
+    EdgeList edges = leaf_edges(e, leaves);
     std::array<const void*, L + 1> ptrs{};
     size_t slot = 0;
     e.for_each_leaf([&](const auto& leaf) { ptrs[slot++] = leaf.data_ptr(); });

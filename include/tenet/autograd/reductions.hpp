@@ -51,11 +51,11 @@ struct ValueReductionNode final : Node {
         next_edges = leaf_edges(e, std::make_index_sequence<E::num_leaves>{});
     }
     std::string name() const override { return saved.name; }
-    std::vector<TensorBase> apply(const TensorBase& grad) override {
+    GradientList apply(const TensorBase& grad) override {
         const E& e = saved.unpack();
         out_version.check(saved.name, E::num_leaves);
         // The 0-"norm" counts non-zeros: PyTorch gives no gradient at all (grad stays undefined).
-        if (kind == detail::ReduceKind::Norm && p == 0) return std::vector<TensorBase>(next_edges.size());
+        if (kind == detail::ReduceKind::Norm && p == 0) return GradientList(next_edges.size());
         const IntArray& shape = saved.shape;
         const Tensor<V> x = e;  // the input, evaluated again
         const Tensor<V> g = Tensor<V>(grad.impl_ptr()).contiguous().view(keep).expand(shape);
@@ -111,7 +111,7 @@ struct IndexReductionNode final : Node {
         next_edges = leaf_edges(e, std::make_index_sequence<E::num_leaves>{});
     }
     std::string name() const override { return saved.name; }
-    std::vector<TensorBase> apply(const TensorBase& grad) override {
+    GradientList apply(const TensorBase& grad) override {
         const E& e = saved.unpack();
         const IntArray& shape = saved.shape;
         const Tensor<V> g(grad.impl_ptr());

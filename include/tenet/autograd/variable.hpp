@@ -32,7 +32,7 @@ struct ViewNode final : Node {
         next_edges = {gradient_edge(base)};
     }
     std::string name() const override { return name_; }
-    std::vector<TensorBase> apply(const TensorBase& grad) override {
+    GradientList apply(const TensorBase& grad) override {
         const Tensor<T> g(grad.impl_ptr());
         if (name_ == "ExpandBackward0") return {sum_to(g.contiguous(), base_sizes)};
         // The scatter below relies on every base element having its own storage element.
@@ -65,7 +65,7 @@ struct CopyNode final : Node {
         next_edges = {gradient_edge(source)};
     }
     std::string name() const override { return name_; }
-    std::vector<TensorBase> apply(const TensorBase& grad) override {
+    GradientList apply(const TensorBase& grad) override {
         const Tensor<T> g(grad.impl_ptr());
         if constexpr (std::is_same_v<T, U>) {
             if (g.device() == source_device) return {sum_to(g, source_sizes)};

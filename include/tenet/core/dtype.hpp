@@ -56,15 +56,38 @@ public:
     constexpr DType(ScalarType s) : type_(s) {}  // NOLINT: implicit on purpose, like c10
     constexpr ScalarType scalar_type() const { return type_; }
 
+    // Switches, not local arrays: GCC builds a local constexpr array on the stack at every call,
+    // and every tensor's creation asks for its item size.
     /// PyTorch's name without the module prefix: "float32", "int64", "bool", ...
     constexpr std::string_view name() const {
-        constexpr std::string_view names[] = {"bool",    "uint8",    "int8",    "int16",   "int32",
-                                              "int64",   "float16",  "bfloat16", "float32", "float64"};
-        return names[static_cast<int>(type_)];
+        switch (type_) {
+            case ScalarType::Bool: return "bool";
+            case ScalarType::UInt8: return "uint8";
+            case ScalarType::Int8: return "int8";
+            case ScalarType::Int16: return "int16";
+            case ScalarType::Int32: return "int32";
+            case ScalarType::Int64: return "int64";
+            case ScalarType::Float16: return "float16";
+            case ScalarType::BFloat16: return "bfloat16";
+            case ScalarType::Float32: return "float32";
+            case ScalarType::Float64: return "float64";
+        }
+        return "?";
     }
     constexpr int64_t itemsize() const {
-        constexpr int64_t sizes[] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
-        return sizes[static_cast<int>(type_)];
+        switch (type_) {
+            case ScalarType::Bool:
+            case ScalarType::UInt8:
+            case ScalarType::Int8: return 1;
+            case ScalarType::Int16:
+            case ScalarType::Float16:
+            case ScalarType::BFloat16: return 2;
+            case ScalarType::Int32:
+            case ScalarType::Float32: return 4;
+            case ScalarType::Int64:
+            case ScalarType::Float64: return 8;
+        }
+        return 0;
     }
     constexpr bool is_floating_point() const { return type_ >= ScalarType::Float16; }
     constexpr bool is_signed() const { return type_ != ScalarType::Bool && type_ != ScalarType::UInt8; }

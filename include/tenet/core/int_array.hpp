@@ -131,13 +131,14 @@ private:
         size_ = o.size_;
         heap_ = o.heap_;
         heap_capacity_ = o.heap_capacity_;
-        if (!heap_)  // a plain loop, as in assign_copy: memcpy's call costs more than a few values
-            for (size_t i = 0; i < size_; ++i) inline_[i] = o.inline_[i];
+        // The whole inline buffer, a fixed size: GCC turns a loop over size_ into a memcpy call,
+        // which costs more than the few values.
+        if (!heap_) std::memcpy(inline_, o.inline_, sizeof inline_);
         o.heap_ = nullptr;
         o.size_ = 0;
     }
     void release() noexcept {
-        delete[] heap_;
+        if (heap_) delete[] heap_;  // tested here: GCC calls operator delete[] even for null
         heap_ = nullptr;
     }
 

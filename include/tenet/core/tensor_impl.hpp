@@ -39,18 +39,23 @@ using TensorImplPtr = std::shared_ptr<TensorImpl>;
 namespace detail {
 
 /// A fresh dense tensor of `sizes` with the given strides (dense, any dim order).
-inline TensorImplPtr make_dense_impl(IntArray sizes, IntArray strides, DType dtype, Device device) {
+inline TensorImplPtr make_dense_impl(const IntArray& sizes, IntArray strides, DType dtype, Device device) {
     // Refuse sizes whose byte count overflows before any arithmetic relies on it.
     // An empty tensor needs no bytes, however large its other sizes are.
     int64_t bytes = dtype.itemsize();
-    const bool empty = std::find(sizes.begin(), sizes.end(), int64_t{0}) != sizes.end();
-    for (size_t i = 0; i < sizes.size() && !empty; ++i)
-        if (__builtin_mul_overflow(bytes, sizes[i], &bytes))
-            fail<shape_error>("empty: a tensor of sizes ", sizes, " and dtype ", dtype, " is too large to allocate");
+    bool overflow = false;
+    for (int64_t s : sizes) {
+        if (s == 0) {
+            overflow = false;
+            break;
+        }
+        overflow = overflow || __builtin_mul_overflow(bytes, s, &bytes);
+    }
+    if (overflow) fail<shape_error>("empty: a tensor of sizes ", sizes, " and dtype ", dtype, " is too large to allocate");
     const int64_t extent = storage_extent(sizes, strides, 0);
     auto impl = detail::make_pooled<TensorImpl>();
     impl->storage = detail::make_pooled<StorageImpl>(static_cast<size_t>(extent * dtype.itemsize()), device);
-    impl->sizes = std::move(sizes);
+    impl->sizes = sizes;
     impl->strides = std::move(strides);
     impl->dtype = dtype;
     return impl;
