@@ -51,7 +51,8 @@ inline TensorImplPtr make_dense_impl(const IntArray& sizes, IntArray strides, DT
         }
         overflow = overflow || __builtin_mul_overflow(bytes, s, &bytes);
     }
-    if (overflow) fail<shape_error>("empty: a tensor of sizes ", sizes, " and dtype ", dtype, " is too large to allocate");
+    if (overflow)
+        fail<shape_error>("empty: a tensor of sizes ", sizes, " and dtype ", dtype, " is too large to allocate");
     const int64_t extent = storage_extent(sizes, strides, 0);
     auto impl = detail::make_pooled<TensorImpl>();
     impl->storage = detail::make_pooled<StorageImpl>(static_cast<size_t>(extent * dtype.itemsize()), device);
