@@ -89,11 +89,9 @@ struct Node {
                         node, ")");
 }
 
-/// Throws PyTorch's message when `tensor`, saved at storage version `version` as input
-/// `input_nr` of `node`, has been written in place since: the saved value is wrong.
-inline void check_version(const TensorBase& tensor, uint64_t version, std::string_view node, size_t input_nr) {
+[[noreturn]] inline void throw_modified(const TensorBase& tensor, uint64_t version, std::string_view node,
+                                       size_t input_nr) {
     const uint64_t now = tensor.impl().storage->version();
-    if (now == version) return;
     std::ostringstream what;
     what << "one of the variables needed for gradient computation has been modified by an inplace operation: "
          << "[tenet." << tensor.dtype().name() << " " << tensor.sizes() << "], which is input " << input_nr << " of "
@@ -101,6 +99,12 @@ inline void check_version(const TensorBase& tensor, uint64_t version, std::strin
          << " instead. Hint: the in-place write happened after the forward pass saved the tensor; "
             "clone() it before modifying it.";
     detail::fail<error>(what.str());
+}
+
+/// Throws PyTorch's message when `tensor`, saved at storage version `version` as input
+/// `input_nr` of `node`, has been written in place since: the saved value is wrong.
+inline void check_version(const TensorBase& tensor, uint64_t version, std::string_view node, size_t input_nr) {
+    if (tensor.impl().storage->version() != version) throw_modified(tensor, version, node, input_nr);
 }
 
 /// A tensor saved for backward and the storage version it had then.

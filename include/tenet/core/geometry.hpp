@@ -173,7 +173,8 @@ inline std::optional<IntArray> view_strides(const IntArray& sizes, const IntArra
 
 /// Broadcasts two shapes with NumPy/PyTorch rules; `op` names the caller in the error.
 inline IntArray broadcast_shapes(const IntArray& a, const IntArray& b, const char* op) {
-    if (a == b) return a;  // the common case, and the hot one for tiny operands
+    if (b.empty() || a == b) return a;  // the common cases (a number as b), and the hot ones for tiny operands
+    if (a.empty()) return b;
     const size_t n = std::max(a.size(), b.size());
     IntArray out(n);
     for (size_t i = 0; i < n; ++i) {

@@ -211,7 +211,7 @@ node_shape_t<Lasting> broadcast_node_shape(const IntArray& a, const IntArray& b,
     if constexpr (!Lasting) {
         return detail::broadcast_shapes(a, b, op);
     } else {
-        if (b.empty() || a == b) return &a;
+        if (b.empty() || &a == &b || a == b) return &a;
         if (a.empty()) return &b;
         detail::fail<error>(op, ": internal error: shapes ", a, " and ", b,
                             " broadcast to a new shape in an expression whose shapes all live outside it");
