@@ -144,8 +144,8 @@ private:
     };
     size_t probe(const Node* n) const {
         const size_t mask = slots_.size() - 1;
-        // Fibonacci hashing: heap addresses differ in their middle bits.
-        size_t i = static_cast<size_t>((reinterpret_cast<uintptr_t>(n) * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+        // Fibonacci hashing: the product's high bits mix all of the address's bits.
+        size_t i = static_cast<size_t>((reinterpret_cast<uintptr_t>(n) * 0x9E3779B97F4A7C15ull) >> 32) & mask;
         while (slots_[i].node && slots_[i].node != n) i = (i + 1) & mask;
         return i;
     }
@@ -223,7 +223,7 @@ inline void run_backward(const TensorBase& root, const TensorBase& grad, bool re
         } else {
             const auto first = buffers.begin() + static_cast<std::ptrdiff_t>(task.buffer);
             const GradientList g(std::make_move_iterator(first),
-                                            std::make_move_iterator(first + static_cast<std::ptrdiff_t>(outputs)));
+                                 std::make_move_iterator(first + static_cast<std::ptrdiff_t>(outputs)));
             if (std::any_of(g.begin(), g.end(), [](const TensorBase& t) { return t.defined(); }))
                 grads = n->apply_outputs(g);
         }

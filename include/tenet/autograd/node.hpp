@@ -90,7 +90,7 @@ struct Node {
 }
 
 [[noreturn]] inline void throw_modified(const TensorBase& tensor, uint64_t version, std::string_view node,
-                                       size_t input_nr) {
+                                        size_t input_nr) {
     const uint64_t now = tensor.impl().storage->version();
     std::ostringstream what;
     what << "one of the variables needed for gradient computation has been modified by an inplace operation: "

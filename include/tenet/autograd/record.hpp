@@ -237,8 +237,8 @@ void allocate_gradients(const GEs&, const EdgeList& edges, const IntArray& shape
 /// leaf's shape. Run with grad mode off: the expressions here are not recorded (recording
 /// them would instantiate the derivative of the derivative, without end).
 template <class E, class G, size_t... K>
-GradientList device_leaf_gradients(const E& e, const G& g, const EdgeList& edges,
-                                              const IntArray& root, Device device, std::index_sequence<K...>) {
+GradientList device_leaf_gradients(const E& e, const G& g, const EdgeList& edges, const IntArray& root, Device device,
+                                   std::index_sequence<K...>) {
     GradientList out(E::num_leaves);
 #if TENET_DEVICE_EVALUATOR
     const std::vector<TensorBase> leaf_handles = leaves_of(e);
@@ -264,7 +264,7 @@ GradientList device_leaf_gradients(const E& e, const G& g, const EdgeList& edges
 
 template <class E, class G, size_t... K>
 GradientList leaf_gradients(const E& e, const G& g, const EdgeList& edges, const IntArray& root,
-                                       std::index_sequence<K...> leaves) {
+                            std::index_sequence<K...> leaves) {
     constexpr size_t L = E::num_leaves;
     if (const auto device = e.device(); device && !device->is_cpu())
         return device_leaf_gradients(e, g, edges, root, *device, leaves);
@@ -505,8 +505,7 @@ struct ReduceNode final : Node {
 /// The node: the precomputed local gradients, scaled by the seed at backward.
 template <class R, class E>
 struct EagerSumNode final : Node {
-    EagerSumNode(const E& expr, EdgeList edges, std::array<TensorBase, E::num_leaves> local, double s,
-                 const char* n)
+    EagerSumNode(const E& expr, EdgeList edges, std::array<TensorBase, E::num_leaves> local, double s, const char* n)
         : saved(expr, n), gradients(std::move(local)), scale(s) {
         next_edges = std::move(edges);
     }
@@ -574,8 +573,8 @@ Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> lea
     for (const Edge& edge : edges) any_edge = any_edge || edge.valid();
     if (any_edge)
         set_history(result, detail::make_pooled<EagerSumNode<V, E>>(e, std::move(edges), std::move(local),
-                                                                 mean ? 1.0 / static_cast<double>(n) : 1.0,
-                                                                 mean ? "MeanBackward0" : "SumBackward0"));
+                                                                    mean ? 1.0 / static_cast<double>(n) : 1.0,
+                                                                    mean ? "MeanBackward0" : "SumBackward0"));
     return result;
 }
 
@@ -625,9 +624,8 @@ void record_reduction(const X& x, const Tensor<R>& result, const ReducePlan& pla
         const double scale = mean ? 1.0 / static_cast<double>(plan.count) : 1.0;
         const char* name = mean ? (plan.all ? "MeanBackward0" : "MeanBackward1")
                                 : (plan.all ? "SumBackward0" : "SumBackward1");
-        auto node = detail::make_pooled<autograd::ReduceNode<R, std::remove_cvref_t<decltype(e)>>>(e, name, keep,
-                                                                                               plan.all, scale);
-        autograd::set_history(result, std::move(node));
+        using E = std::remove_cvref_t<decltype(e)>;
+        autograd::set_history(result, detail::make_pooled<autograd::ReduceNode<R, E>>(e, name, keep, plan.all, scale));
     }
 }
 
