@@ -284,3 +284,12 @@ TEST_CASE("device: printing shows the device as PyTorch does") {
     auto g = ones({2}, "cuda").requires_grad_();
     CHECK(to_string(g) == "tensor([1., 1.], device='cuda:0', requires_grad=True)");
 }
+
+TEST_CASE("device: joins refuse inputs on different devices, naming both devices") {
+    auto on_gpu = zeros({3}, kCuda0);
+    auto on_cpu = zeros({3});
+    CHECK_THROWS_AS(cat({on_cpu, on_gpu}), device_error);
+    CHECK_THROWS_WITH(cat({on_cpu, on_gpu}), Catch::StartsWith("cat: ") && Catch::Contains("cpu and cuda:0"));
+    CHECK_THROWS_WITH(stack({on_gpu, on_cpu}), Catch::StartsWith("stack: ") && Catch::Contains("cuda:0 and cpu"));
+    CHECK_THROWS_WITH(hstack({on_cpu, on_cpu, on_gpu}), Catch::StartsWith("hstack: ") && Catch::Contains("cuda:0"));
+}
