@@ -28,56 +28,6 @@
 
 namespace tenet::autograd {
 
-/// Sums `full` (contiguous) over the dims that broadcasting added or stretched, back to
-/// `shape`, accumulating in double. A plain strided loop, not a reduction expression: it
-/// is instantiated wherever anything is recorded.
-template <class T>
-Tensor<T> sum_to(const Tensor<T>& full, const IntArray& shape) {
-    if (full.sizes() == shape) return full;
-    if (product(shape) == full.numel()) return full.contiguous().view(shape);  // only size-1 dims differ
-    if (!full.is_cpu()) {  // a reduction on the device
-#if TENET_DEVICE_EVALUATOR
-        const size_t lead = full.sizes().size() - shape.size();
-        IntArray dims;
-        for (size_t d = 0; d < full.sizes().size(); ++d)
-            if (d < lead || (shape[d - lead] == 1 && full.sizes()[d] != 1)) dims.push_back(static_cast<int64_t>(d));
-        if constexpr (FloatingElement<T>) return Tensor<T>(detail::sum_impl(full, dims, true)).view(shape);
-        else detail::fail<dtype_error>("backward: gradients are floating point, got ", dtype_of<T>);
-#else
-        detail::no_device_evaluator("backward", full.device());
-#endif
-    }
-    const Tensor<T> src = full.contiguous();
-    // The destination as strides over full's shape: 0 along the summed dims.
-    const IntArray dense = detail::contiguous_strides(shape);
-    const size_t lead = src.sizes().size() - shape.size();
-    IntArray to(src.sizes().size(), 0);
-    for (size_t d = lead; d < src.sizes().size(); ++d)
-        if (!(shape[d - lead] == 1 && src.sizes()[d] != 1)) to[d] = dense[d - lead];
-    std::vector<double> acc(static_cast<size_t>(product(shape)), 0.0);
-    const T* from = src.data_ptr();
-    detail::for_each_offset<2>(src.sizes(), {to, src.strides()}, {0, 0}, [&](const std::array<int64_t, 2>& o) {
-        acc[static_cast<size_t>(o[0])] += convert<double>(from[o[1]]);
-    });
-    Tensor<T> out(detail::make_contiguous_impl(shape, dtype_of<T>, Device(DeviceType::CPU)));
-    T* o = out.data_ptr();
-    for (size_t k = 0; k < acc.size(); ++k) o[k] = convert<T>(acc[k]);
-    return out;
-}
-
-/// A copy of e whose leaves are all contiguous with `shape` (broadcast leaves expanded and
-/// copied), so that its gradient expressions evaluate with one flat loop.
-template <class E>
-E flat_copy(const E& e, const IntArray& shape) {
-    E flat = e;
-    flat.for_each_leaf([&](const auto& leaf) {
-        if (leaf.sizes() == shape && leaf.is_contiguous()) return;
-        auto& mutable_leaf = const_cast<std::remove_cvref_t<decltype(leaf)>&>(leaf);  // our own copy
-        mutable_leaf = leaf.expand(shape).contiguous();
-    });
-    return flat;
-}
-
 // ---- One pass for all the gradients of a node ---------------------------------------------
 //
 // The gradient expressions of a node's leaves repeat most of the forward (sigmoid(x*w + b)

@@ -14,6 +14,7 @@
 // Sums back to an input's shape, broadcast seeds and views use recorded tensor operations
 // (sum, reshape, expand) for the same reason.
 
+#include <array>
 #include <numbers>
 #include <type_traits>
 #include <utility>
@@ -119,26 +120,93 @@ concept LocalDerivative = requires { Expansion<Op>::constant; };
 
 // ---- Recorded operations ------------------------------------------------------------------
 
+/// A copy of e whose leaves are all contiguous with `shape` (broadcast leaves expanded and
+/// copied), so that its gradient expressions evaluate with one flat loop.
+template <class E>
+E flat_copy(const E& e, const IntArray& shape) {
+    E flat = e;
+    flat.for_each_leaf([&](const auto& leaf) {
+        if (leaf.sizes() == shape && leaf.is_contiguous()) return;
+        auto& mutable_leaf = const_cast<std::remove_cvref_t<decltype(leaf)>&>(leaf);  // our own copy
+        mutable_leaf = leaf.expand(shape).contiguous();
+    });
+    return flat;
+}
+
+
 template <class N>
 auto replay(const N& n);
 
+/// Sums `full` (contiguous) over the dims that broadcasting added or stretched, back to
+/// `shape`, accumulating in double. A plain strided loop, not a reduction expression: it
+/// is instantiated wherever anything is recorded.
+template <class T>
+Tensor<T> sum_to(const Tensor<T>& full, const IntArray& shape) {
+    if (full.sizes() == shape) return full;
+    if (product(shape) == full.numel()) return full.contiguous().view(shape);  // only size-1 dims differ
+    if (!full.is_cpu()) {  // a reduction on the device
+#if TENET_DEVICE_EVALUATOR
+        const size_t lead = full.sizes().size() - shape.size();
+        IntArray dims;
+        for (size_t d = 0; d < full.sizes().size(); ++d)
+            if (d < lead || (shape[d - lead] == 1 && full.sizes()[d] != 1)) dims.push_back(static_cast<int64_t>(d));
+        if constexpr (FloatingElement<T>) return Tensor<T>(detail::sum_impl(full, dims, true)).view(shape);
+        else detail::fail<dtype_error>("backward: gradients are floating point, got ", dtype_of<T>);
+#else
+        detail::no_device_evaluator("backward", full.device());
+#endif
+    }
+    const Tensor<T> src = full.contiguous();
+    // The destination as strides over full's shape: 0 along the summed dims.
+    const IntArray dense = detail::contiguous_strides(shape);
+    const size_t lead = src.sizes().size() - shape.size();
+    IntArray to(src.sizes().size(), 0);
+    for (size_t d = lead; d < src.sizes().size(); ++d)
+        if (!(shape[d - lead] == 1 && src.sizes()[d] != 1)) to[d] = dense[d - lead];
+    std::vector<double> acc(static_cast<size_t>(product(shape)), 0.0);
+    const T* from = src.data_ptr();
+    detail::for_each_offset<2>(src.sizes(), {to, src.strides()}, {0, 0}, [&](const std::array<int64_t, 2>& o) {
+        acc[static_cast<size_t>(o[0])] += convert<double>(from[o[1]]);
+    });
+    Tensor<T> out(detail::make_contiguous_impl(shape, dtype_of<T>, Device(DeviceType::CPU)));
+    T* o = out.data_ptr();
+    for (size_t k = 0; k < acc.size(); ++k) o[k] = convert<T>(acc[k]);
+    return out;
+}
+
+/// sum_to's node: the gradient is expanded back, which
+/// is a view, so this backward is recorded as it is under create_graph.
+template <class T>
+struct SumToNode final : Node {
+    SumToNode(IntArray from, Edge input) : from_sizes(std::move(from)) { next_edges = {std::move(input)}; }
+    std::string name() const override { return "SumBackward1"; }
+    GradientList apply(const TensorBase& grad) override { return {spread(grad)}; }
+    GradientList apply_with_graph(const GradientList& grads) override { return {spread(grads[0])}; }
+    IntArray from_sizes;
+
+private:
+    TensorBase spread(const TensorBase& g) const { return Tensor<T>(g.impl_ptr()).expand(from_sizes).contiguous(); }
+};
+
 /// Sums t back to `shape` (the dims broadcasting added or stretched), recorded; contiguous.
+/// A plain loop and one node, not a reduction expression, to keep create_graph cheap to compile.
 template <class T>
 Tensor<T> graph_sum_to(const Tensor<T>& t, const IntArray& shape) {
     if (t.sizes() == shape) return t.is_contiguous() ? t : t.contiguous();
-    const size_t lead = t.sizes().size() - shape.size();
-    IntArray dims;
-    for (size_t d = 0; d < t.sizes().size(); ++d)
-        if (d < lead || (shape[d - lead] == 1 && t.sizes()[d] != 1)) dims.push_back(static_cast<int64_t>(d));
-    Tensor<T> s = dims.empty() ? t.contiguous() : Tensor<T>(t.sum(dims, true));
-    return s.reshape(shape);
+    Tensor<T> sum = [&] {
+        NoGradGuard no_grad;
+        return sum_to(t.contiguous(), shape);
+    }();
+    if (GradMode::is_enabled() && requires_grad(t))
+        set_history(sum, detail::make_pooled<SumToNode<T>>(t.sizes(), gradient_edge(t)));
+    return sum;
 }
 
 /// The gradients of e's leaves that have an edge, for the upstream gradient `seed` (a Leaf of
 /// e's shape), computed by replaying each leaf's gradient expression: recorded when grad mode
 /// is on (create_graph), plain evaluation otherwise.
 template <class E, class G, size_t... K>
-GradientList graph_leaf_gradients(const E& e, const G& seed, const EdgeList& edges, std::index_sequence<K...>) {
+[[gnu::cold]] GradientList graph_leaf_gradients(const E& e, const G& seed, const EdgeList& edges, std::index_sequence<K...>) {
     GradientList out(E::num_leaves);
     const std::vector<TensorBase> leaf_handles = leaves_of(e);
     auto one = [&](auto k) {
@@ -178,7 +246,7 @@ struct GraphOpNode final : Node {
     SavedExpression<E> saved;
 
 private:
-    GradientList gradients(const TensorBase& grad) {
+    [[gnu::cold]] GradientList gradients(const TensorBase& grad) {
         const E& e = saved.unpack();
         return graph_leaf_gradients(e, expr::Leaf<V>(Tensor<V>(grad.impl_ptr())), next_edges,
                                     std::make_index_sequence<E::num_leaves>{});
@@ -188,10 +256,31 @@ private:
 /// Evaluates e (one operation over leaves) into a new tensor, recorded when grad mode is on
 /// and an input requires grad; the result as a leaf for the next operation.
 template <class E>
-auto record_op(const E& e) {
+[[gnu::cold]] auto record_op(const E& e) {
     using V = typename E::value_type;
     Tensor<V> out;
-    detail::run_assign(out, e, detail::AssignMode::Fresh);
+    if (const auto device = e.device(); device && !device->is_cpu()) {
+#if TENET_DEVICE_EVALUATOR
+        detail::run_assign(out, e, detail::AssignMode::Fresh);
+#else
+        detail::no_device_evaluator("backward", *device);
+#endif
+    } else {
+        // One plain loop over operands made contiguous with the result's shape. Replay runs
+        // only under create_graph, and instantiating the full evaluator for each of its
+        // operation types would cost every translation unit that records an expression.
+        const IntArray shape = e.shape();
+        E flat = [&] {
+            NoGradGuard no_grad;  // the copies are scratch, not part of the graph
+            return flat_copy(e, shape);
+        }();
+        std::array<const void*, E::num_leaves> ptrs{};
+        size_t slot = 0;
+        flat.for_each_leaf([&](const auto& leaf) { ptrs[slot++] = leaf.data_ptr(); });
+        out = Tensor<V>(detail::make_contiguous_impl(shape, dtype_of<V>, Device(DeviceType::CPU)));
+        V* o = out.data_ptr();
+        for (int64_t i = 0, n = out.numel(); i < n; ++i) o[i] = flat.template at<0>(ptrs, i);
+    }
     if constexpr (FloatingElement<V>) {
         if (GradMode::is_enabled() && any_leaf_requires_grad(e)) {
             EdgeList edges = leaf_edges(e, std::make_index_sequence<E::num_leaves>{});
@@ -206,7 +295,7 @@ auto record_op(const E& e) {
 /// n evaluated one operation at a time (see the top of this file). Parts without tensors
 /// (numbers and operations on numbers) stay in the expression; tensors become leaves.
 template <class N>
-auto replay(const N& n) {
+[[gnu::cold]] auto replay(const N& n) {
     constexpr int arity = node_traits<N>::arity;
     if constexpr (N::num_leaves == 0) {
         return n;
