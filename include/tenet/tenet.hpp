@@ -41,6 +41,7 @@
 #include "tenet/autograd/record.hpp"
 #include "tenet/autograd/variable.hpp"
 #include "tenet/autograd/reductions.hpp"
+#include "tenet/autograd/grad.hpp"
 #include "tenet/autograd/gradcheck.hpp"
 #include "tenet/autograd/linalg.hpp"
 #include "tenet/autograd/join.hpp"

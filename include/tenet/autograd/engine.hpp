@@ -8,6 +8,7 @@
 #include <cstring>
 #include <iterator>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -60,33 +61,40 @@ inline TensorBase dense_copy(const TensorBase& t) {
     return out;
 }
 
-/// a + b for two gradients of one node's output (same dtype, shape and device, contiguous:
-/// every gradient the engine moves is). Plain loops and backend calls, not expressions: the
-/// engine is instantiated in every translation unit, so it stays cheap to compile.
-inline TensorBase add_gradients(const TensorBase& a, const TensorBase& b) {
-    if (!a.defined()) return b;
-    if (!b.defined()) return a;
-    if (!(a.sizes() == b.sizes()) || !(a.dtype() == b.dtype()) || !a.is_contiguous() || !b.is_contiguous() ||
-        !(a.device() == b.device()))
-        detail::fail<error>("backward: internal error: gradients of shapes ", a.sizes(), " and ", b.sizes(),
-                            " (devices ", a.device(), ", ", b.device(), ") cannot be summed");
-    TensorBase sum = dense_copy(a);
-    add_into(sum, b);
-    return sum;
-}
+struct AccumulateGrad;
+inline Edge gradient_edge(const TensorBase& t);
+inline void set_history(const TensorBase& result, NodePtr node, uint32_t output_nr = 0);
+inline TensorBase add_gradients(const TensorBase& a, const TensorBase& b, bool record = false);
+inline TensorBase recorded_copy(const TensorBase& g);
+
+/// The node of a result that equals its input's values: its backward passes the gradient
+/// through unchanged, which is itself differentiable (so it serves create_graph as is).
+struct IdentityNode final : Node {
+    IdentityNode(const char* n, Edge input) : name_(n) { next_edges = {std::move(input)}; }
+    std::string name() const override { return name_; }
+    GradientList apply(const TensorBase& grad) override { return {grad}; }
+    GradientList apply_with_graph(const GradientList& grads) override { return {grads[0]}; }
+    const char* name_;
+};
+
+/// a + b of two gradients, recorded (AddBackward0) when one of them requires grad: how the
+/// engine sums gradients under create_graph.
+struct GradientSumNode final : Node {
+    GradientSumNode(Edge a, Edge b) { next_edges = {std::move(a), std::move(b)}; }
+    std::string name() const override { return "AddBackward0"; }
+    GradientList apply(const TensorBase& grad) override { return {grad, grad}; }
+    GradientList apply_with_graph(const GradientList& grads) override { return {grads[0], grads[0]}; }
+};
 
 /// Accumulates into a leaf's .grad(): the first gradient is kept (copied when someone else
-/// holds it), later ones are added in place, as PyTorch's AccumulateGrad.
+/// holds it), later ones are added in place, as PyTorch's AccumulateGrad. Under
+/// create_graph the gradient keeps its history: .grad() becomes a recorded copy of the first
+/// gradient (CopyBackwards) and then a recorded sum (AddBackward0), out of place.
 struct AccumulateGrad final : Node {
     explicit AccumulateGrad(TensorBase v) : variable(std::move(v)) {}
     std::string name() const override { return "AccumulateGrad"; }
     GradientList apply(const TensorBase& grad) override {
-        AutogradMeta& m = meta_of(variable);
-        if (!(grad.sizes() == variable.sizes()))
-            detail::fail<shape_error>("backward: gradient of shape ", grad.sizes(), " does not match the leaf's shape ",
-                                      variable.sizes());
-        if (!(grad.device() == variable.device()))
-            detail::fail<device_error>("backward: gradient on ", grad.device(), " for a leaf on ", variable.device());
+        AutogradMeta& m = check(grad);
         if (!m.grad.defined()) {
             // Kept as is when the engine holds the only reference, else copied.
             m.grad = grad.impl_ptr().use_count() == 1 ? grad : dense_copy(grad);
@@ -96,7 +104,22 @@ struct AccumulateGrad final : Node {
         m.grad.impl().storage->bump_version();
         return {};
     }
+    GradientList apply_with_graph(const GradientList& grads) override {
+        AutogradMeta& m = check(grads[0]);
+        m.grad = m.grad.defined() ? add_gradients(m.grad, grads[0], true) : recorded_copy(grads[0]);
+        return {};
+    }
     TensorBase variable;
+
+private:
+    AutogradMeta& check(const TensorBase& grad) {
+        if (!(grad.sizes() == variable.sizes()))
+            detail::fail<shape_error>("backward: gradient of shape ", grad.sizes(), " does not match the leaf's shape ",
+                                      variable.sizes());
+        if (!(grad.device() == variable.device()))
+            detail::fail<device_error>("backward: gradient on ", grad.device(), " for a leaf on ", variable.device());
+        return meta_of(variable);
+    }
 };
 
 /// The edge a gradient for t flows along: its grad_fn, or its leaf accumulator.
@@ -115,11 +138,36 @@ inline Edge gradient_edge(const TensorBase& t) {
 }
 
 /// Makes `result` output `output_nr` of `node` (it then requires grad and is not a leaf).
-inline void set_history(const TensorBase& result, NodePtr node, uint32_t output_nr = 0) {
+inline void set_history(const TensorBase& result, NodePtr node, uint32_t output_nr) {
     AutogradMeta& m = meta_of(result);
     m.requires_grad = false;
     m.grad_fn = std::move(node);
     m.output_nr = output_nr;
+}
+
+/// a + b for two gradients of one node's output (same dtype, shape and device, contiguous:
+/// every gradient the engine moves is). Plain loops and backend calls, not expressions: the
+/// engine is instantiated in every translation unit, so it stays cheap to compile.
+/// `record`: under create_graph, the sum is recorded when a or b requires grad.
+inline TensorBase add_gradients(const TensorBase& a, const TensorBase& b, bool record) {
+    if (!a.defined()) return b;
+    if (!b.defined()) return a;
+    if (!(a.sizes() == b.sizes()) || !(a.dtype() == b.dtype()) || !a.is_contiguous() || !b.is_contiguous() ||
+        !(a.device() == b.device()))
+        detail::fail<error>("backward: internal error: gradients of shapes ", a.sizes(), " and ", b.sizes(),
+                            " (devices ", a.device(), ", ", b.device(), ") cannot be summed");
+    TensorBase sum = dense_copy(a);
+    add_into(sum, b);
+    if (record && (requires_grad(a) || requires_grad(b)))
+        set_history(sum, detail::make_pooled<GradientSumNode>(gradient_edge(a), gradient_edge(b)));
+    return sum;
+}
+
+/// A copy of a gradient that keeps its history under create_graph (PyTorch's CopyBackwards).
+inline TensorBase recorded_copy(const TensorBase& g) {
+    TensorBase copy = dense_copy(g);
+    if (requires_grad(g)) set_history(copy, detail::make_pooled<IdentityNode>("CopyBackwards", gradient_edge(g)));
+    return copy;
 }
 
 /// Node -> its position in the engine's task list. Open addressing over a power-of-two table:
@@ -161,20 +209,33 @@ private:
     size_t size_ = 0;
 };
 
-/// Runs backward from `root` seeded with `grad` (both of root's shape).
-inline void run_backward(const TensorBase& root, const TensorBase& grad, bool retain_graph) {
-    const Edge start = gradient_edge(root);
-    if (!start.valid())
-        detail::fail<error>("element 0 of tensors does not require grad and does not have a grad_fn");
-    NoGradGuard no_grad;  // the backward computations themselves are not recorded
+/// How a backward pass runs (PyTorch's arguments of backward() and autograd::grad()).
+struct BackwardOptions {
+    bool retain_graph = false;
+    /// Record the backward itself, so its gradients can be differentiated again.
+    bool create_graph = false;
+    /// autograd::grad: the gradients flowing into these edges are returned in `captured`
+    /// instead of being accumulated into any .grad(); only the part of the graph that leads
+    /// to them runs.
+    const std::vector<Edge>* inputs = nullptr;
+    std::vector<TensorBase>* captured = nullptr;
+};
 
-    // Every node reachable from the start, in discovery order, with how many edges from the
+/// Runs backward from `roots` seeded with `grads` (each of its root's shape).
+inline void run_backward(std::span<const TensorBase> roots, std::span<const TensorBase> grads,
+                         const BackwardOptions& options) {
+    // The backward computations are recorded only under create_graph.
+    AutoGradMode grad_mode(options.create_graph);
+    const bool retain_graph = options.retain_graph;
+
+    // Every node reachable from the roots, in discovery order, with how many edges from the
     // others point at it and where its outputs' gradients start in `buffers` (each summed over
     // the edges that reach it).
     struct Task {
         Node* fn;
         int dependencies;
         size_t buffer;
+        bool needed;
     };
     // The arrays come from the object pool, sized for small graphs: on small tensors the
     // bookkeeping costs more than the arithmetic.
@@ -188,11 +249,21 @@ inline void run_backward(const TensorBase& root, const TensorBase& grad, bool re
         if (i != NodeIndex::kNone) return i;
         i = static_cast<uint32_t>(tasks.size());
         index.insert(n, i);
-        tasks.push_back({n, 0, buffers.size()});
+        tasks.push_back({n, 0, buffers.size(), true});
         buffers.resize(buffers.size() + n->num_outputs());
         return i;
     };
-    discover(start.fn.get());
+    detail::PooledVector<NodePtr> keep;  // the roots' nodes, alive for the whole walk
+    keep.reserve(roots.size());
+    for (size_t r = 0; r < roots.size(); ++r) {
+        const Edge start = gradient_edge(roots[r]);
+        if (!start.valid())
+            detail::fail<error>("element ", r, " of tensors does not require grad and does not have a grad_fn");
+        const uint32_t t = discover(start.fn.get());
+        TensorBase& b = buffers[tasks[t].buffer + start.input_nr];
+        b = b.defined() ? add_gradients(b, grads[r], options.create_graph) : grads[r];
+        keep.push_back(start.fn);
+    }
     for (size_t t = 0; t < tasks.size(); ++t) {
         for (const Edge& e : tasks[t].fn->next_edges) {
             if (!e.valid()) continue;
@@ -200,32 +271,70 @@ inline void run_backward(const TensorBase& root, const TensorBase& grad, bool re
             ++tasks[next].dependencies;
         }
     }
+    // autograd::grad: only the nodes through which a gradient reaches an input run (an
+    // input's own node only if another input lies beyond it).
+    if (options.inputs) {
+        detail::PooledVector<char> target(tasks.size(), 0);
+        for (const Edge& in : *options.inputs) {
+            const uint32_t i = in.valid() ? index.find(in.fn.get()) : NodeIndex::kNone;
+            if (i != NodeIndex::kNone) target[i] = 1;
+        }
+        // Edges point to earlier nodes on the tape (a leaf's accumulator, which has no edges,
+        // may be younger): sinks first, then by sequence number, so every node's successors
+        // are settled before it.
+        detail::PooledVector<uint32_t> order(tasks.size());
+        for (uint32_t i = 0; i < tasks.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+            const bool sink_a = tasks[a].fn->next_edges.empty(), sink_b = tasks[b].fn->next_edges.empty();
+            if (sink_a != sink_b) return sink_a;
+            return tasks[a].fn->sequence_nr < tasks[b].fn->sequence_nr;
+        });
+        for (uint32_t i : order) {
+            tasks[i].needed = false;
+            for (const Edge& e : tasks[i].fn->next_edges) {
+                if (!e.valid()) continue;
+                const uint32_t next = index.find(e.fn.get());
+                if (target[next] || tasks[next].needed) tasks[i].needed = true;
+            }
+        }
+    }
     // Ready tasks, latest on the tape first.
     auto earlier = [&](uint32_t a, uint32_t b) { return tasks[a].fn->sequence_nr < tasks[b].fn->sequence_nr; };
     detail::PooledVector<uint32_t> ready;
     ready.reserve(8);
-    ready.push_back(0);
-    buffers[start.input_nr] = grad;
-    NodePtr keep_start = start.fn;  // alive for the whole walk
+    for (uint32_t i = 0; i < tasks.size(); ++i)
+        if (tasks[i].dependencies == 0) ready.push_back(i);
+    std::make_heap(ready.begin(), ready.end(), earlier);
     while (!ready.empty()) {
         std::pop_heap(ready.begin(), ready.end(), earlier);
         const Task task = tasks[ready.back()];
         ready.pop_back();
         Node* n = task.fn;
-        n->releasing = !retain_graph;
-        // The gradients are moved out of the buffers: one that nothing else holds is kept by
-        // AccumulateGrad without a copy. When none arrived (every path gave zero) there is
-        // nothing to compute, but the node's successors still count it as done.
+        const size_t outputs = n->num_outputs();
+        const auto first = buffers.begin() + static_cast<std::ptrdiff_t>(task.buffer);
+        if (options.inputs) {
+            for (size_t k = 0; k < options.inputs->size(); ++k) {
+                const Edge& in = (*options.inputs)[k];
+                if (in.fn.get() == n) (*options.captured)[k] = first[in.input_nr];
+            }
+        }
+        // autograd::grad accumulates into no .grad() (accumulators are sinks: never needed).
+        const bool run = task.needed;
         GradientList grads;
-        if (const size_t outputs = n->num_outputs(); outputs == 1) {
-            const TensorBase g = std::move(buffers[task.buffer]);
-            if (g.defined()) grads = n->apply(g);
-        } else {
-            const auto first = buffers.begin() + static_cast<std::ptrdiff_t>(task.buffer);
-            const GradientList g(std::make_move_iterator(first),
-                                 std::make_move_iterator(first + static_cast<std::ptrdiff_t>(outputs)));
-            if (std::any_of(g.begin(), g.end(), [](const TensorBase& t) { return t.defined(); }))
-                grads = n->apply_outputs(g);
+        if (run) {
+            n->releasing = !retain_graph;
+            // The gradients are moved out of the buffers: one that nothing else holds is kept by
+            // AccumulateGrad without a copy. When none arrived (every path gave zero) there is
+            // nothing to compute, but the node's successors still count it as done.
+            if (outputs == 1 && !options.create_graph) {
+                const TensorBase g = std::move(*first);
+                if (g.defined()) grads = n->apply(g);
+            } else {
+                const GradientList g(std::make_move_iterator(first),
+                                     std::make_move_iterator(first + static_cast<std::ptrdiff_t>(outputs)));
+                if (std::any_of(g.begin(), g.end(), [](const TensorBase& t) { return t.defined(); }))
+                    grads = options.create_graph ? n->apply_with_graph(g) : n->apply_outputs(g);
+            }
         }
         for (size_t i = 0; i < n->next_edges.size(); ++i) {
             const Edge& e = n->next_edges[i];
@@ -233,15 +342,22 @@ inline void run_backward(const TensorBase& root, const TensorBase& grad, bool re
             const uint32_t next = index.find(e.fn.get());
             if (i < grads.size() && grads[i].defined()) {
                 TensorBase& b = buffers[tasks[next].buffer + e.input_nr];
-                b = b.defined() ? add_gradients(b, grads[i]) : std::move(grads[i]);
+                b = b.defined() ? add_gradients(b, grads[i], options.create_graph) : std::move(grads[i]);
             }
             if (--tasks[next].dependencies == 0) {
                 ready.push_back(next);
                 std::push_heap(ready.begin(), ready.end(), earlier);
             }
         }
-        if (!retain_graph) n->release_variables();
+        if (run && !retain_graph) n->release_variables();
     }
+}
+
+/// Runs backward from one root.
+inline void run_backward(const TensorBase& root, const TensorBase& grad, bool retain_graph,
+                         bool create_graph = false) {
+    run_backward(std::span<const TensorBase>(&root, 1), std::span<const TensorBase>(&grad, 1),
+                 {retain_graph, create_graph, nullptr, nullptr});
 }
 
 }  // namespace tenet::autograd

@@ -4,16 +4,19 @@
 //
 //   auto f = [](const std::vector<Tensor<double>>& in) { return Tensor<double>(sin(in[0]) * in[1]); };
 //   autograd::gradcheck(f, {randn({3}, kFloat64), randn({3}, kFloat64)});  // throws on a mismatch
+//   autograd::gradgradcheck(f, {randn({3}, kFloat64), randn({3}, kFloat64)});  // second derivatives
 
 #include <cmath>
 #include <sstream>
 #include <vector>
 
+#include "tenet/autograd/grad.hpp"
 #include "tenet/autograd/grad_mode.hpp"
 #include "tenet/autograd/variable.hpp"
 #include "tenet/core/errors.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/ops/creation.hpp"
+#include "tenet/ops/join.hpp"
 
 namespace tenet::autograd {
 
@@ -86,6 +89,39 @@ bool gradcheck(F&& f, std::vector<Tensor<double>> inputs, double eps = 1e-6, dou
     }
     for (auto& in : inputs) in.reset_grad();
     return true;
+}
+
+/// Checks the second derivatives of f, as torch.autograd.gradgradcheck: gradcheck of the
+/// map inputs -> d(sum(f(inputs) * v))/d(inputs), for a fixed v of f's output shape, whose
+/// gradients come from autograd::grad with create_graph. So the recorded backward of f is
+/// differentiated and compared with finite differences of f's backward.
+template <class F>
+bool gradgradcheck(F&& f, std::vector<Tensor<double>> inputs, double eps = 1e-6, double atol = 1e-5,
+                   double rtol = 1e-3) {
+    Tensor<double> v;
+    {
+        NoGradGuard no_grad;
+        std::vector<Tensor<double>> values;
+        for (const auto& x : inputs) values.push_back(x.detach());
+        const Tensor<double> y = f(values);
+        v = empty<double>(y.sizes());
+        double* p = v.data_ptr();
+        for (int64_t k = 0; k < v.numel(); ++k) p[k] = std::cos(1.0 + static_cast<double>(k));  // fixed, nonzero
+    }
+    auto first_derivatives = [&](const std::vector<Tensor<double>>& xs) -> Tensor<double> {
+        AutoGradMode grad_mode(true);  // gradcheck evaluates its function under no_grad too
+        const Tensor<double> y = f(xs);
+        std::vector<Tensor<double>> flat;
+        if (!y.requires_grad()) {
+            for (const auto& x : xs) flat.push_back(zeros<double>({x.numel()}));
+            return cat(flat);
+        }
+        const std::vector<Tensor<double>> gs = grad<double>({y}, xs, {v}, true, true, /*allow_unused=*/true);
+        for (size_t k = 0; k < xs.size(); ++k)
+            flat.push_back(gs[k].defined() ? gs[k].reshape({xs[k].numel()}) : zeros<double>({xs[k].numel()}));
+        return cat(flat);
+    };
+    return gradcheck(first_derivatives, std::move(inputs), eps, atol, rtol);
 }
 
 }  // namespace tenet::autograd

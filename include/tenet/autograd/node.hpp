@@ -71,6 +71,14 @@ struct Node {
     /// grads[i]: the gradient of output i, undefined where none arrived (zero); at least one
     /// is defined. Nodes with several outputs override this; the others implement apply().
     virtual GradientList apply_outputs(const GradientList& grads) { return apply(grads[0]); }
+    /// The same gradients as apply_outputs, computed with operations that are themselves
+    /// recorded (grad mode is on): backward(create_graph=true) and autograd::grad(...,
+    /// create_graph=true) call this, so the gradients can be differentiated again. Nodes
+    /// whose backward is not written that way refuse, naming themselves.
+    virtual GradientList apply_with_graph(const GradientList&) {
+        detail::fail<error>(name(), ": create_graph (a backward that is itself recorded, for second derivatives) is "
+                                    "not supported for this operation by tenet's autograd yet");
+    }
 
     const uint64_t sequence_nr;
     EdgeList next_edges;

@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "tenet/autograd/derivatives.hpp"
+#include "tenet/autograd/expression_leaves.hpp"
+#include "tenet/autograd/replay.hpp"
 #include "tenet/autograd/engine.hpp"
 #include "tenet/autograd/grad_mode.hpp"
 #include "tenet/autograd/node.hpp"
@@ -25,103 +27,6 @@
 #include "tenet/ops/reduce.hpp"
 
 namespace tenet::autograd {
-
-// ---- Leaves of an expression ----------------------------------------------------------
-
-template <class N>
-struct leaf_types;
-template <class T, class S>
-struct leaf_types<expr::Leaf<T, S>> {
-    using type = std::tuple<T>;
-};
-template <class S>
-struct leaf_types<expr::ScalarNode<S>> {
-    using type = std::tuple<>;
-};
-template <class Op, class A>
-struct leaf_types<expr::Unary<Op, A>> {
-    using type = typename leaf_types<A>::type;
-};
-template <class Op, class A, class B>
-struct leaf_types<expr::Binary<Op, A, B>> {
-    using type = decltype(std::tuple_cat(std::declval<typename leaf_types<A>::type>(),
-                                         std::declval<typename leaf_types<B>::type>()));
-};
-template <class Op, class A, class B, class C>
-struct leaf_types<expr::Ternary<Op, A, B, C>> {
-    using type = decltype(std::tuple_cat(std::declval<typename leaf_types<A>::type>(),
-                                         std::declval<typename leaf_types<B>::type>(),
-                                         std::declval<typename leaf_types<C>::type>()));
-};
-/// The element type of leaf K of E.
-template <size_t K, class E>
-using leaf_t = std::tuple_element_t<K, typename leaf_types<E>::type>;
-
-/// The leaves of e, in order, as handles.
-template <class E>
-std::vector<TensorBase> leaves_of(const E& e) {
-    std::vector<TensorBase> out;
-    out.reserve(E::num_leaves);
-    e.for_each_leaf([&](const TensorBase& t) { out.push_back(t); });
-    return out;
-}
-
-template <class E>
-bool any_leaf_requires_grad(const E& e) {
-    bool any = false;
-    e.for_each_leaf([&](const TensorBase& t) { any = any || requires_grad(t); });
-    return any;
-}
-
-/// Sums `full` (contiguous) over the dims that broadcasting added or stretched, back to
-/// `shape`, accumulating in double. A plain strided loop, not a reduction expression: it
-/// is instantiated wherever anything is recorded.
-template <class T>
-Tensor<T> sum_to(const Tensor<T>& full, const IntArray& shape) {
-    if (full.sizes() == shape) return full;
-    if (product(shape) == full.numel()) return full.contiguous().view(shape);  // only size-1 dims differ
-    if (!full.is_cpu()) {  // a reduction on the device
-#if TENET_DEVICE_EVALUATOR
-        const size_t lead = full.sizes().size() - shape.size();
-        IntArray dims;
-        for (size_t d = 0; d < full.sizes().size(); ++d)
-            if (d < lead || (shape[d - lead] == 1 && full.sizes()[d] != 1)) dims.push_back(static_cast<int64_t>(d));
-        if constexpr (FloatingElement<T>) return Tensor<T>(detail::sum_impl(full, dims, true)).view(shape);
-        else detail::fail<dtype_error>("backward: gradients are floating point, got ", dtype_of<T>);
-#else
-        detail::no_device_evaluator("backward", full.device());
-#endif
-    }
-    const Tensor<T> src = full.contiguous();
-    // The destination as strides over full's shape: 0 along the summed dims.
-    const IntArray dense = detail::contiguous_strides(shape);
-    const size_t lead = src.sizes().size() - shape.size();
-    IntArray to(src.sizes().size(), 0);
-    for (size_t d = lead; d < src.sizes().size(); ++d)
-        if (!(shape[d - lead] == 1 && src.sizes()[d] != 1)) to[d] = dense[d - lead];
-    std::vector<double> acc(static_cast<size_t>(product(shape)), 0.0);
-    const T* from = src.data_ptr();
-    detail::for_each_offset<2>(src.sizes(), {to, src.strides()}, {0, 0}, [&](const std::array<int64_t, 2>& o) {
-        acc[static_cast<size_t>(o[0])] += convert<double>(from[o[1]]);
-    });
-    Tensor<T> out(detail::make_contiguous_impl(shape, dtype_of<T>, Device(DeviceType::CPU)));
-    T* o = out.data_ptr();
-    for (size_t k = 0; k < acc.size(); ++k) o[k] = convert<T>(acc[k]);
-    return out;
-}
-
-/// A copy of e whose leaves are all contiguous with `shape` (broadcast leaves expanded and
-/// copied), so that its gradient expressions evaluate with one flat loop.
-template <class E>
-E flat_copy(const E& e, const IntArray& shape) {
-    E flat = e;
-    flat.for_each_leaf([&](const auto& leaf) {
-        if (leaf.sizes() == shape && leaf.is_contiguous()) return;
-        auto& mutable_leaf = const_cast<std::remove_cvref_t<decltype(leaf)>&>(leaf);  // our own copy
-        mutable_leaf = leaf.expand(shape).contiguous();
-    });
-    return flat;
-}
 
 // ---- One pass for all the gradients of a node ---------------------------------------------
 //
@@ -297,87 +202,6 @@ GradientList leaf_gradients(const E& e, const G& g, const EdgeList& edges, const
     return out;
 }
 
-/// One edge per leaf: to where the leaf's gradient goes, if it needs one and can get one.
-template <class E, size_t... K>
-EdgeList leaf_edges(const E& e, std::index_sequence<K...>) {
-    // Whether a gradient can reach leaf K at all (not through a comparison, a cast to integers, ...).
-    constexpr std::array<bool, E::num_leaves> reachable{
-        !is_no_gradient<decltype(leaf_grad<K>(e, expr::ScalarNode<float>(0)))>...};
-    EdgeList edges(E::num_leaves);
-    size_t k = 0;
-    e.for_each_leaf([&](const TensorBase& t) {
-        if (reachable[k]) edges[k] = gradient_edge(t);
-        ++k;
-    });
-    return edges;
-}
-
-/// PyTorch's backward name of the root operation of E: add -> AddBackward0, ...
-template <class E>
-std::string make_backward_name() {
-    constexpr int arity = node_traits<E>::arity;
-    if constexpr (arity <= 0) {
-        return "CloneBackward0";
-    } else {
-        using Op = typename node_traits<E>::op;
-        std::string n = Op::name;
-        if (n == "to") return "ToCopyBackward0";
-        if (n == "clamp") return "ClampBackward1";
-        if (n == "square") return "PowBackward0";  // torch.square is pow(x, 2)
-        if constexpr (arity == 2) {
-            if (n == "pow" && !decltype(std::declval<E>().b)::is_scalar) return "PowBackward1";
-            if (n == "sub" && decltype(std::declval<E>().a)::is_scalar) return "RsubBackward1";  // 1.5 - x
-        }
-        if constexpr (arity == 3) {
-            if (n == "lerp") return decltype(std::declval<E>().c)::is_scalar ? "LerpBackward0" : "LerpBackward1";
-        }
-        std::string out;
-        bool up = true;
-        for (char c : n) {
-            if (c == '_') {
-                up = true;
-                continue;
-            }
-            out += up && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
-            up = c >= '0' && c <= '9';  // PyTorch capitalises after a digit: log1p -> Log1PBackward0
-        }
-        return out + "Backward0";
-    }
-}
-/// The same, built once per E: recording names every node it makes.
-template <class E>
-const char* backward_name() {
-    static const std::string name = make_backward_name<E>();
-    return name.c_str();
-}
-
-/// What a node over an expression keeps for its backward: the expression (its leaves are
-/// the saved tensors) with their versions, and its shape. Released after a backward.
-template <class E>
-struct SavedExpression {
-    /// `n`: the node's name, a string that outlives the node (a literal, or backward_name<E>()).
-    SavedExpression(const E& expr, const char* n) : e(expr), shape(expr.shape()), name(n) {
-        size_t k = 0;
-        e->for_each_leaf([&](const TensorBase& t) { versions[k++] = t.impl().storage->version(); });
-    }
-    /// The expression, after checking that no saved tensor was freed or modified in place.
-    const E& unpack() const {
-        if (!e) throw_released(name);
-        size_t k = 0;
-        e->for_each_leaf([&](const TensorBase& t) {
-            check_version(t, versions[k], name, k);
-            ++k;
-        });
-        return *e;
-    }
-    void release() { e.reset(); }
-
-    std::optional<E> e;
-    IntArray shape;
-    const char* name;
-    std::array<uint64_t, E::num_leaves> versions;  ///< of the leaves' storages when saved
-};
-
 /// A fused pointwise expression, assigned to a tensor of type T.
 template <class T, class E>
 struct FusedNode final : Node {
@@ -390,6 +214,11 @@ struct FusedNode final : Node {
         const E& e = saved.unpack();
         const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
         return leaf_gradients(e, expr::Leaf<T>(g), next_edges, saved.shape, std::make_index_sequence<E::num_leaves>{});
+    }
+    GradientList apply_with_graph(const GradientList& grads) override {
+        const E& e = saved.unpack();
+        return graph_leaf_gradients(e, expr::Leaf<T>(Tensor<T>(grads[0].impl_ptr())), next_edges,
+                                    std::make_index_sequence<E::num_leaves>{});
     }
     void release_variables() override { saved.release(); }
 
@@ -419,6 +248,7 @@ struct OverwriteNode final : Node {
     explicit OverwriteNode(std::string n) : name_(std::move(n)) {}
     std::string name() const override { return name_; }
     GradientList apply(const TensorBase&) override { return {}; }
+    GradientList apply_with_graph(const GradientList&) override { return {}; }
     std::string name_;
 };
 
@@ -438,12 +268,13 @@ void record_assign(Tensor<T>& dst, const E& e, detail::AssignMode mode) {
     // The edges come from the leaves as they are now (before the write changes dst's history).
     EdgeList edges = leaf_edges(e, std::make_index_sequence<E::num_leaves>{});
     // The node keeps e; a leaf sharing dst's memory must keep its values from before the
-    // write: it is replaced by a plain copy (no autograd state, so no reference cycle).
+    // write: it is replaced by a copy. The copy is recorded (CloneBackward0, to dst's history
+    // before the write) so that a create_graph backward differentiates through it; it points
+    // only to older nodes, so no reference cycle.
     E saved = e;
     if (!fresh) {
         saved.for_each_leaf([&](const auto& leaf) {
             if (leaf.impl().storage != dst.impl().storage) return;
-            NoGradGuard no_grad;
             auto& mutable_leaf = const_cast<std::remove_cvref_t<decltype(leaf)>&>(leaf);  // our own copy
             mutable_leaf = leaf.clone();
         });
@@ -483,6 +314,11 @@ struct ReduceNode final : Node {
             for (int64_t i = 0, n = gk.numel(); i < n; ++i) p[i] = convert<R>(convert<double>(p[i]) * scale);
         }
         return leaf_gradients(e, expr::Leaf<R>(gk), next_edges, saved.shape, leaves);
+    }
+    GradientList apply_with_graph(const GradientList& grads) override {
+        const E& e = saved.unpack();
+        const Tensor<R> seed = graph_reduction_seed(Tensor<R>(grads[0].impl_ptr()), keepdim_shape, saved.shape, scale);
+        return graph_leaf_gradients(e, expr::Leaf<R>(seed), next_edges, std::make_index_sequence<E::num_leaves>{});
     }
     void release_variables() override { saved.release(); }
 
@@ -533,6 +369,14 @@ struct EagerSumNode final : Node {
             });
         }
         return out;
+    }
+    /// The gradients computed in the forward pass have no history: they are computed again,
+    /// recorded.
+    GradientList apply_with_graph(const GradientList& grads) override {
+        const E& e = saved.unpack();
+        const Tensor<R> seed = graph_reduction_seed(Tensor<R>(grads[0].impl_ptr()), IntArray(saved.shape.size(), 1),
+                                                    saved.shape, scale);
+        return graph_leaf_gradients(e, expr::Leaf<R>(seed), next_edges, std::make_index_sequence<E::num_leaves>{});
     }
     void release_variables() override {
         saved.release();

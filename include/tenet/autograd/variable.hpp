@@ -22,19 +22,51 @@ namespace autograd {
 template <class T>
 struct ViewNode final : Node {
     ViewNode(const TensorBase& base, const TensorBase& view, std::string n)
+        : ViewNode(std::move(n), base.impl(), view.impl(), gradient_edge(base)) {}
+    /// The node of `view` taken from `base` (geometries over one storage); its gradient goes to `input`.
+    ViewNode(std::string n, const TensorImpl& base, const TensorImpl& view, Edge input)
         : name_(std::move(n)),
-          base_sizes(base.sizes()),
-          base_strides(base.strides()),
-          base_offset(base.storage_offset()),
-          view_sizes(view.sizes()),
-          view_strides(view.strides()),
-          view_offset(view.storage_offset()) {
-        next_edges = {gradient_edge(base)};
+          base_sizes(base.sizes),
+          base_strides(base.strides),
+          base_offset(base.offset),
+          view_sizes(view.sizes),
+          view_strides(view.strides),
+          view_offset(view.offset) {
+        next_edges = {std::move(input)};
     }
     std::string name() const override { return name_; }
     GradientList apply(const TensorBase& grad) override {
         const Tensor<T> g(grad.impl_ptr());
         if (name_ == "ExpandBackward0") return {sum_to(g.contiguous(), base_sizes)};
+        return {scatter(g)};
+    }
+    /// The scatter is linear: its own backward is the view again, read from the gradient laid
+    /// out like the base (a ViewNode with the two geometries swapped).
+    GradientList apply_with_graph(const GradientList& grads) override {
+        const Tensor<T> g(grads[0].impl_ptr());
+        if (name_ == "ExpandBackward0") return {graph_sum_to(g, base_sizes)};
+        TensorBase base_grad = scatter(g);
+        if (requires_grad(g)) {
+            // The reverse node's "base" is laid out like the view (g), its "view" like the base.
+            TensorImpl from, to;
+            from.sizes = view_sizes, from.strides = view_strides, from.offset = view_offset;
+            to.sizes = base_sizes, to.strides = base_strides, to.offset = base_offset;
+            set_history(base_grad, detail::make_pooled<ViewNode>(name_ == "AsStridedScatterBackward0"
+                                                                     ? "AsStridedBackward0"
+                                                                     : "AsStridedScatterBackward0",
+                                                                 from, to, gradient_edge(g)));
+        }
+        return {base_grad};
+    }
+    std::string name_;
+    IntArray base_sizes, base_strides;
+    int64_t base_offset;
+    IntArray view_sizes, view_strides;
+    int64_t view_offset;
+
+private:
+    /// The base's gradient: zero except where the view's elements lie, which receive g.
+    TensorBase scatter(const Tensor<T>& g) const {
         // The scatter below relies on every base element having its own storage element.
         for (size_t d = 0; d < base_sizes.size(); ++d)
             if (base_strides[d] == 0 && base_sizes[d] > 1)
@@ -47,13 +79,8 @@ struct ViewNode final : Node {
         Tensor<T> scratch = zeros<T>({std::max<int64_t>(extent, 1)}, g.device());
         Tensor<T>(detail::make_view(scratch.impl(), view_sizes, view_strides, view_offset)).copy_data_(g);
         Tensor<T> base_grad(detail::make_view(scratch.impl(), base_sizes, base_strides, base_offset));
-        return {base_grad.is_contiguous() && base_offset == 0 ? base_grad : base_grad.clone()};
+        return base_grad.is_contiguous() && base_offset == 0 ? base_grad : base_grad.clone();
     }
-    std::string name_;
-    IntArray base_sizes, base_strides;
-    int64_t base_offset;
-    IntArray view_sizes, view_strides;
-    int64_t view_offset;
 };
 
 /// clone/contiguous/to: the gradient passes through, converted back to the source's type
@@ -71,6 +98,13 @@ struct CopyNode final : Node {
             if (g.device() == source_device) return {sum_to(g, source_sizes)};
         }
         return {sum_to(g.template to<U>(source_device), source_sizes)};
+    }
+    GradientList apply_with_graph(const GradientList& grads) override {
+        const Tensor<T> g(grads[0].impl_ptr());
+        if constexpr (std::is_same_v<T, U>) {
+            if (g.device() == source_device) return {graph_sum_to(g, source_sizes)};
+        }
+        return {graph_sum_to(g.template to<U>(source_device), source_sizes)};
     }
     std::string name_;
     IntArray source_sizes;
@@ -177,7 +211,7 @@ std::shared_ptr<autograd::Node> Tensor<T>::grad_fn() const {
 }
 
 template <class T>
-void Tensor<T>::backward(const Tensor& gradient, bool retain_graph) const {
+void Tensor<T>::backward(const Tensor& gradient, std::optional<bool> retain_graph, bool create_graph) const {
     if (!requires_grad())
         detail::fail<error>("element 0 of tensors does not require grad and does not have a grad_fn");
     Tensor<T> seed = gradient.defined() ? gradient.contiguous() : gradient;  // the engine moves dense gradients
@@ -188,7 +222,7 @@ void Tensor<T>::backward(const Tensor& gradient, bool retain_graph) const {
         detail::fail<shape_error>("backward: the gradient's shape ", seed.sizes(), " does not match the tensor's shape ",
                                   sizes());
     }
-    autograd::run_backward(*this, seed, retain_graph);
+    autograd::run_backward(*this, seed, retain_graph.value_or(create_graph), create_graph);
 }
 
 template <class T>

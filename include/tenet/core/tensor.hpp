@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -592,8 +593,13 @@ public:
     /// The node that computed this tensor (null for leaves): `grad_fn()->name()`.
     std::shared_ptr<autograd::Node> grad_fn() const;
     /// Back-propagates from this tensor: `gradient` is d(loss)/d(this), implicit (1) for a
-    /// single-element tensor. retain_graph keeps the saved tensors for another backward.
-    void backward(const Tensor& gradient = Tensor(), bool retain_graph = false) const;
+    /// single-element tensor. retain_graph keeps the saved tensors for another backward
+    /// (by default: when create_graph). create_graph records the backward too, so the
+    /// gradients (leaves' grad() then has a grad_fn) can be differentiated again; as in
+    /// PyTorch, that links each leaf and its gradient in a cycle until reset_grad():
+    /// autograd::grad(..., create_graph=true) is the leak-free way.
+    void backward(const Tensor& gradient = Tensor(), std::optional<bool> retain_graph = std::nullopt,
+                  bool create_graph = false) const;
     /// The same data without history (shares storage; requires_grad false).
     Tensor detach() const;
 

@@ -1,0 +1,146 @@
+#pragma once
+// What the autograd nodes over an expression know of it: the element types of its leaves,
+// the edges to where their gradients go, PyTorch's name of its backward, and the saved
+// expression with the storage versions of its leaves.
+
+#include <array>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "tenet/autograd/derivatives.hpp"
+#include "tenet/autograd/engine.hpp"
+#include "tenet/autograd/node.hpp"
+#include "tenet/expr/node.hpp"
+
+namespace tenet::autograd {
+
+template <class N>
+struct leaf_types;
+template <class T, class S>
+struct leaf_types<expr::Leaf<T, S>> {
+    using type = std::tuple<T>;
+};
+template <class S>
+struct leaf_types<expr::ScalarNode<S>> {
+    using type = std::tuple<>;
+};
+template <class Op, class A>
+struct leaf_types<expr::Unary<Op, A>> {
+    using type = typename leaf_types<A>::type;
+};
+template <class Op, class A, class B>
+struct leaf_types<expr::Binary<Op, A, B>> {
+    using type = decltype(std::tuple_cat(std::declval<typename leaf_types<A>::type>(),
+                                         std::declval<typename leaf_types<B>::type>()));
+};
+template <class Op, class A, class B, class C>
+struct leaf_types<expr::Ternary<Op, A, B, C>> {
+    using type = decltype(std::tuple_cat(std::declval<typename leaf_types<A>::type>(),
+                                         std::declval<typename leaf_types<B>::type>(),
+                                         std::declval<typename leaf_types<C>::type>()));
+};
+/// The element type of leaf K of E.
+template <size_t K, class E>
+using leaf_t = std::tuple_element_t<K, typename leaf_types<E>::type>;
+
+/// The leaves of e, in order, as handles.
+template <class E>
+std::vector<TensorBase> leaves_of(const E& e) {
+    std::vector<TensorBase> out;
+    out.reserve(E::num_leaves);
+    e.for_each_leaf([&](const TensorBase& t) { out.push_back(t); });
+    return out;
+}
+
+template <class E>
+bool any_leaf_requires_grad(const E& e) {
+    bool any = false;
+    e.for_each_leaf([&](const TensorBase& t) { any = any || requires_grad(t); });
+    return any;
+}
+
+/// One edge per leaf: to where the leaf's gradient goes, if it needs one and can get one.
+template <class E, size_t... K>
+EdgeList leaf_edges(const E& e, std::index_sequence<K...>) {
+    // Whether a gradient can reach leaf K at all (not through a comparison, a cast to integers, ...).
+    constexpr std::array<bool, E::num_leaves> reachable{
+        !is_no_gradient<decltype(leaf_grad<K>(e, expr::ScalarNode<float>(0)))>...};
+    EdgeList edges(E::num_leaves);
+    size_t k = 0;
+    e.for_each_leaf([&](const TensorBase& t) {
+        if (reachable[k]) edges[k] = gradient_edge(t);
+        ++k;
+    });
+    return edges;
+}
+
+/// PyTorch's backward name of the root operation of E: add -> AddBackward0, ...
+template <class E>
+std::string make_backward_name() {
+    constexpr int arity = node_traits<E>::arity;
+    if constexpr (arity <= 0) {
+        return "CloneBackward0";
+    } else {
+        using Op = typename node_traits<E>::op;
+        std::string n = Op::name;
+        if (n == "to") return "ToCopyBackward0";
+        if (n == "clamp") return "ClampBackward1";
+        if (n == "square") return "PowBackward0";  // torch.square is pow(x, 2)
+        if constexpr (arity == 2) {
+            if (n == "pow" && !decltype(std::declval<E>().b)::is_scalar) return "PowBackward1";
+            if (n == "sub" && decltype(std::declval<E>().a)::is_scalar) return "RsubBackward1";  // 1.5 - x
+        }
+        if constexpr (arity == 3) {
+            if (n == "lerp") return decltype(std::declval<E>().c)::is_scalar ? "LerpBackward0" : "LerpBackward1";
+        }
+        std::string out;
+        bool up = true;
+        for (char c : n) {
+            if (c == '_') {
+                up = true;
+                continue;
+            }
+            out += up && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+            up = c >= '0' && c <= '9';  // PyTorch capitalises after a digit: log1p -> Log1PBackward0
+        }
+        return out + "Backward0";
+    }
+}
+/// The same, built once per E: recording names every node it makes.
+template <class E>
+const char* backward_name() {
+    static const std::string name = make_backward_name<E>();
+    return name.c_str();
+}
+
+/// What a node over an expression keeps for its backward: the expression (its leaves are
+/// the saved tensors) with their versions, and its shape. Released after a backward.
+template <class E>
+struct SavedExpression {
+    /// `n`: the node's name, a string that outlives the node (a literal, or backward_name<E>()).
+    SavedExpression(const E& expr, const char* n) : e(expr), shape(expr.shape()), name(n) {
+        size_t k = 0;
+        e->for_each_leaf([&](const TensorBase& t) { versions[k++] = t.impl().storage->version(); });
+    }
+    /// The expression, after checking that no saved tensor was freed or modified in place.
+    const E& unpack() const {
+        if (!e) throw_released(name);
+        size_t k = 0;
+        e->for_each_leaf([&](const TensorBase& t) {
+            check_version(t, versions[k], name, k);
+            ++k;
+        });
+        return *e;
+    }
+    void release() { e.reset(); }
+
+    std::optional<E> e;
+    IntArray shape;
+    const char* name;
+    std::array<uint64_t, E::num_leaves> versions;  ///< of the leaves' storages when saved
+};
+
+}  // namespace tenet::autograd

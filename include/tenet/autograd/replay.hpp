@@ -1,0 +1,340 @@
+#pragma once
+// create_graph: a backward that is itself recorded, so gradients can be differentiated again.
+//
+// A node's first-order backward evaluates its gradient expressions fused (record.hpp). Those
+// expressions use local-derivative functors (dfn::DSigmoid, ...) that have no derivative of
+// their own, and recording them fused would make every recorded expression type instantiate
+// the recording of its derivative's type, without end. So under create_graph a gradient
+// expression is REPLAYED instead: evaluated one operation at a time, each local derivative
+// first expanded into forward operations (sigmoid'(x) = sigmoid(x) * (1 - sigmoid(x))), each
+// operation recorded as a GraphOpNode over tensor leaves. The nodes that replay creates are
+// over one operation and leaves, so the set of types they need is small and closed: their
+// own backward replays again, into the same types.
+//
+// Sums back to an input's shape, broadcast seeds and views use recorded tensor operations
+// (sum, reshape, expand) for the same reason.
+
+#include <array>
+#include <numbers>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "tenet/autograd/derivatives.hpp"
+#include "tenet/autograd/engine.hpp"
+#include "tenet/autograd/expression_leaves.hpp"
+#include "tenet/autograd/grad_mode.hpp"
+#include "tenet/autograd/node.hpp"
+#include "tenet/expr/evaluate.hpp"
+#include "tenet/expr/math.hpp"
+#include "tenet/ops/reduce.hpp"
+
+namespace tenet::autograd {
+
+// ---- Local derivatives as forward operations ----------------------------------------------
+
+/// Expansion<D>::of(d, x): the local derivative functor D applied to x, written with forward
+/// operations (which have derivatives). `constant = true`: D is piecewise constant (a mask),
+/// so its own derivative is zero and it is evaluated as it is.
+template <class D>
+struct Expansion;
+
+#define TENET_EXPANSION(NAME, ...)                         \
+    template <>                                            \
+    struct Expansion<dfn::NAME> {                          \
+        static constexpr bool constant = false;            \
+        template <class X>                                 \
+        static auto of(const dfn::NAME&, const X& x) {     \
+            return __VA_ARGS__;                            \
+        }                                                  \
+    };
+TENET_EXPANSION(DSqrt, 0.5 / sqrt(x))
+TENET_EXPANSION(DRsqrt, -0.5 * rsqrt(x) / x)
+TENET_EXPANSION(DReciprocal, -1.0 / square(x))
+TENET_EXPANSION(DExp, exp(x))
+TENET_EXPANSION(DExp2, exp2(x) * std::numbers::ln2)
+TENET_EXPANSION(DExpm1, exp(x))
+TENET_EXPANSION(DLog, reciprocal(x))
+TENET_EXPANSION(DLog2, reciprocal(x) / std::numbers::ln2)
+TENET_EXPANSION(DLog10, reciprocal(x) / std::numbers::ln10)
+TENET_EXPANSION(DLog1p, 1.0 / (x + 1.0))
+TENET_EXPANSION(DSin, cos(x))
+TENET_EXPANSION(DCos, -sin(x))
+TENET_EXPANSION(DTan, 1.0 + square(tan(x)))
+TENET_EXPANSION(DAsin, rsqrt(1.0 - square(x)))
+TENET_EXPANSION(DAcos, -rsqrt(1.0 - square(x)))
+TENET_EXPANSION(DAtan, 1.0 / (square(x) + 1.0))
+TENET_EXPANSION(DSinh, cosh(x))
+TENET_EXPANSION(DCosh, sinh(x))
+TENET_EXPANSION(DTanh, 1.0 - square(tanh(x)))
+TENET_EXPANSION(DAsinh, rsqrt(square(x) + 1.0))
+TENET_EXPANSION(DAcosh, rsqrt(square(x) - 1.0))
+TENET_EXPANSION(DAtanh, 1.0 / (1.0 - square(x)))
+TENET_EXPANSION(DSigmoid, sigmoid(x) * (1.0 - sigmoid(x)))
+TENET_EXPANSION(DErf, 2.0 * std::numbers::inv_sqrtpi * exp(-square(x)))
+TENET_EXPANSION(DErfc, -2.0 * std::numbers::inv_sqrtpi * exp(-square(x)))
+TENET_EXPANSION(DErfinv, 0.5 / std::numbers::inv_sqrtpi * exp(square(erfinv(x))))
+TENET_EXPANSION(DSilu, sigmoid(x) * (1.0 + x * (1.0 - sigmoid(x))))
+TENET_EXPANSION(DAbs, sign(x))
+TENET_EXPANSION(DSquare, 2.0 * x)
+#undef TENET_EXPANSION
+
+template <>
+struct Expansion<dfn::DGelu> {
+    static constexpr bool constant = false;
+    template <class X>
+    static auto of(const dfn::DGelu& d, const X& x) {
+        if (d.tanh_approximation)
+            detail::fail<error>("GeluBackward0: create_graph with approximate=\"tanh\" is not supported by tenet's "
+                                "autograd yet (the exact gelu is)");
+        // Phi(x) + x phi(x)
+        return 0.5 * (1.0 + erf(x * (0.5 * std::numbers::sqrt2))) +
+               x * exp(-0.5 * square(x)) * (0.5 * std::numbers::sqrt2 * std::numbers::inv_sqrtpi);
+    }
+};
+template <>
+struct Expansion<dfn::DSoftplus> {
+    static constexpr bool constant = false;
+    template <class X>
+    static auto of(const dfn::DSoftplus& d, const X& x) {
+        return where(x * d.beta > d.threshold, 1.0, sigmoid(x * d.beta));
+    }
+};
+/// Masks: 0 or 1 everywhere, so their derivative is zero.
+template <>
+struct Expansion<dfn::DRelu> {
+    static constexpr bool constant = true;
+};
+template <>
+struct Expansion<dfn::DClamp> {
+    static constexpr bool constant = true;
+};
+template <>
+struct Expansion<dfn::DNanToNum> {
+    static constexpr bool constant = true;
+};
+
+/// Whether Op is one of the local-derivative functors (they all have an Expansion).
+template <class Op>
+concept LocalDerivative = requires { Expansion<Op>::constant; };
+
+// ---- Recorded operations ------------------------------------------------------------------
+
+/// A copy of e whose leaves are all contiguous with `shape` (broadcast leaves expanded and
+/// copied), so that its gradient expressions evaluate with one flat loop.
+template <class E>
+E flat_copy(const E& e, const IntArray& shape) {
+    E flat = e;
+    flat.for_each_leaf([&](const auto& leaf) {
+        if (leaf.sizes() == shape && leaf.is_contiguous()) return;
+        auto& mutable_leaf = const_cast<std::remove_cvref_t<decltype(leaf)>&>(leaf);  // our own copy
+        mutable_leaf = leaf.expand(shape).contiguous();
+    });
+    return flat;
+}
+
+
+template <class N>
+auto replay(const N& n);
+
+/// Sums `full` (contiguous) over the dims that broadcasting added or stretched, back to
+/// `shape`, accumulating in double. A plain strided loop, not a reduction expression: it
+/// is instantiated wherever anything is recorded.
+template <class T>
+Tensor<T> sum_to(const Tensor<T>& full, const IntArray& shape) {
+    if (full.sizes() == shape) return full;
+    if (product(shape) == full.numel()) return full.contiguous().view(shape);  // only size-1 dims differ
+    if (!full.is_cpu()) {  // a reduction on the device
+#if TENET_DEVICE_EVALUATOR
+        const size_t lead = full.sizes().size() - shape.size();
+        IntArray dims;
+        for (size_t d = 0; d < full.sizes().size(); ++d)
+            if (d < lead || (shape[d - lead] == 1 && full.sizes()[d] != 1)) dims.push_back(static_cast<int64_t>(d));
+        if constexpr (FloatingElement<T>) return Tensor<T>(detail::sum_impl(full, dims, true)).view(shape);
+        else detail::fail<dtype_error>("backward: gradients are floating point, got ", dtype_of<T>);
+#else
+        detail::no_device_evaluator("backward", full.device());
+#endif
+    }
+    const Tensor<T> src = full.contiguous();
+    // The destination as strides over full's shape: 0 along the summed dims.
+    const IntArray dense = detail::contiguous_strides(shape);
+    const size_t lead = src.sizes().size() - shape.size();
+    IntArray to(src.sizes().size(), 0);
+    for (size_t d = lead; d < src.sizes().size(); ++d)
+        if (!(shape[d - lead] == 1 && src.sizes()[d] != 1)) to[d] = dense[d - lead];
+    std::vector<double> acc(static_cast<size_t>(product(shape)), 0.0);
+    const T* from = src.data_ptr();
+    detail::for_each_offset<2>(src.sizes(), {to, src.strides()}, {0, 0}, [&](const std::array<int64_t, 2>& o) {
+        acc[static_cast<size_t>(o[0])] += convert<double>(from[o[1]]);
+    });
+    Tensor<T> out(detail::make_contiguous_impl(shape, dtype_of<T>, Device(DeviceType::CPU)));
+    T* o = out.data_ptr();
+    for (size_t k = 0; k < acc.size(); ++k) o[k] = convert<T>(acc[k]);
+    return out;
+}
+
+/// sum_to's node: the gradient is expanded back, which
+/// is a view, so this backward is recorded as it is under create_graph.
+template <class T>
+struct SumToNode final : Node {
+    SumToNode(IntArray from, Edge input) : from_sizes(std::move(from)) { next_edges = {std::move(input)}; }
+    std::string name() const override { return "SumBackward1"; }
+    GradientList apply(const TensorBase& grad) override { return {spread(grad)}; }
+    GradientList apply_with_graph(const GradientList& grads) override { return {spread(grads[0])}; }
+    IntArray from_sizes;
+
+private:
+    TensorBase spread(const TensorBase& g) const { return Tensor<T>(g.impl_ptr()).expand(from_sizes).contiguous(); }
+};
+
+/// Sums t back to `shape` (the dims broadcasting added or stretched), recorded; contiguous.
+/// A plain loop and one node, not a reduction expression, to keep create_graph cheap to compile.
+template <class T>
+Tensor<T> graph_sum_to(const Tensor<T>& t, const IntArray& shape) {
+    if (t.sizes() == shape) return t.is_contiguous() ? t : t.contiguous();
+    Tensor<T> sum = [&] {
+        NoGradGuard no_grad;
+        return sum_to(t.contiguous(), shape);
+    }();
+    if (GradMode::is_enabled() && requires_grad(t))
+        set_history(sum, detail::make_pooled<SumToNode<T>>(t.sizes(), gradient_edge(t)));
+    return sum;
+}
+
+/// The gradients of e's leaves that have an edge, for the upstream gradient `seed` (a Leaf of
+/// e's shape), computed by replaying each leaf's gradient expression: recorded when grad mode
+/// is on (create_graph), plain evaluation otherwise.
+template <class E, class G, size_t... K>
+[[gnu::cold]] GradientList graph_leaf_gradients(const E& e, const G& seed, const EdgeList& edges, std::index_sequence<K...>) {
+    GradientList out(E::num_leaves);
+    const std::vector<TensorBase> leaf_handles = leaves_of(e);
+    auto one = [&](auto k) {
+        constexpr size_t I = decltype(k)::value;
+        using LT = leaf_t<I, E>;
+        const auto ge = leaf_grad<I>(e, seed);
+        using GE = std::remove_cvref_t<decltype(ge)>;
+        if constexpr (!is_no_gradient<GE>) {
+            static_assert(GE::num_leaves > 0, "a gradient expression holds the upstream gradient");
+            if (!edges[I].valid()) return;
+            Tensor<LT> full = [&] {
+                if constexpr (std::is_same_v<typename GE::value_type, LT>) return replay(ge).tensor;
+                else return replay(cast<LT>(ge)).tensor;
+            }();
+            out[I] = graph_sum_to(full, leaf_handles[I].sizes());
+        }
+    };
+    (one(std::integral_constant<size_t, K>{}), ...);
+    return out;
+}
+
+/// The upstream gradient of a reduction spread back over its input's shape (recorded):
+/// g (of the reduced shape) viewed with the reduced dims kept, expanded, scaled.
+template <class R>
+Tensor<R> graph_reduction_seed(const Tensor<R>& g, const IntArray& keepdim_shape, const IntArray& shape,
+                               double scale);
+
+/// One operation over tensor leaves (or numbers), recorded by replay.
+template <class V, class E>
+struct GraphOpNode final : Node {
+    GraphOpNode(const E& e, EdgeList edges) : saved(e, backward_name<E>()) { next_edges = std::move(edges); }
+    std::string name() const override { return saved.name; }
+    GradientList apply(const TensorBase& grad) override { return gradients(grad); }
+    GradientList apply_with_graph(const GradientList& grads) override { return gradients(grads[0]); }
+    void release_variables() override { saved.release(); }
+
+    SavedExpression<E> saved;
+
+private:
+    [[gnu::cold]] GradientList gradients(const TensorBase& grad) {
+        const E& e = saved.unpack();
+        return graph_leaf_gradients(e, expr::Leaf<V>(Tensor<V>(grad.impl_ptr())), next_edges,
+                                    std::make_index_sequence<E::num_leaves>{});
+    }
+};
+
+/// Evaluates e (one operation over leaves) into a new tensor, recorded when grad mode is on
+/// and an input requires grad; the result as a leaf for the next operation.
+template <class E>
+[[gnu::cold]] auto record_op(const E& e) {
+    using V = typename E::value_type;
+    Tensor<V> out;
+    if (const auto device = e.device(); device && !device->is_cpu()) {
+#if TENET_DEVICE_EVALUATOR
+        detail::run_assign(out, e, detail::AssignMode::Fresh);
+#else
+        detail::no_device_evaluator("backward", *device);
+#endif
+    } else {
+        // One plain loop over operands made contiguous with the result's shape. Replay runs
+        // only under create_graph, and instantiating the full evaluator for each of its
+        // operation types would cost every translation unit that records an expression.
+        const IntArray shape = e.shape();
+        E flat = [&] {
+            NoGradGuard no_grad;  // the copies are scratch, not part of the graph
+            return flat_copy(e, shape);
+        }();
+        std::array<const void*, E::num_leaves> ptrs{};
+        size_t slot = 0;
+        flat.for_each_leaf([&](const auto& leaf) { ptrs[slot++] = leaf.data_ptr(); });
+        out = Tensor<V>(detail::make_contiguous_impl(shape, dtype_of<V>, Device(DeviceType::CPU)));
+        V* o = out.data_ptr();
+        for (int64_t i = 0, n = out.numel(); i < n; ++i) o[i] = flat.template at<0>(ptrs, i);
+    }
+    if constexpr (FloatingElement<V>) {
+        if (GradMode::is_enabled() && any_leaf_requires_grad(e)) {
+            EdgeList edges = leaf_edges(e, std::make_index_sequence<E::num_leaves>{});
+            bool any_edge = false;
+            for (const Edge& edge : edges) any_edge = any_edge || edge.valid();
+            if (any_edge) set_history(out, detail::make_pooled<GraphOpNode<V, E>>(e, std::move(edges)));
+        }
+    }
+    return expr::Leaf<V>(std::move(out));
+}
+
+/// n evaluated one operation at a time (see the top of this file). Parts without tensors
+/// (numbers and operations on numbers) stay in the expression; tensors become leaves.
+template <class N>
+[[gnu::cold]] auto replay(const N& n) {
+    constexpr int arity = node_traits<N>::arity;
+    if constexpr (N::num_leaves == 0) {
+        return n;
+    } else if constexpr (arity == 0) {
+        return expr::Leaf<typename N::value_type>(n.tensor);
+    } else {
+        using Op = typename node_traits<N>::op;
+        if constexpr (arity == 1) {
+            auto a = replay(n.a);
+            if constexpr (LocalDerivative<Op>) {
+                if constexpr (Expansion<Op>::constant) {
+                    NoGradGuard no_grad;  // a mask: no gradient flows through it
+                    return record_op(expr::Unary<Op, decltype(a)>(std::move(a), n.op));
+                } else {
+                    return replay(Expansion<Op>::of(n.op, a));
+                }
+            } else {
+                return record_op(expr::Unary<Op, decltype(a)>(std::move(a), n.op));
+            }
+        } else if constexpr (arity == 2) {
+            auto a = replay(n.a);
+            auto b = replay(n.b);
+            return record_op(expr::Binary<Op, decltype(a), decltype(b)>(std::move(a), std::move(b), n.op));
+        } else {
+            auto a = replay(n.a);
+            auto b = replay(n.b);
+            auto c = replay(n.c);
+            return record_op(expr::Ternary<Op, decltype(a), decltype(b), decltype(c)>(std::move(a), std::move(b),
+                                                                                     std::move(c), n.op));
+        }
+    }
+}
+
+template <class R>
+Tensor<R> graph_reduction_seed(const Tensor<R>& g, const IntArray& keepdim_shape, const IntArray& shape,
+                               double scale) {
+    Tensor<R> spread = g.reshape(keepdim_shape).expand(shape);
+    if (scale == 1.0) return spread;
+    return record_op(expr::Leaf<R>(spread) * scale).tensor;
+}
+
+}  // namespace tenet::autograd
