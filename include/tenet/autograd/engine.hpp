@@ -61,7 +61,6 @@ inline TensorBase dense_copy(const TensorBase& t) {
     return out;
 }
 
-struct AccumulateGrad;
 inline Edge gradient_edge(const TensorBase& t);
 inline void set_history(const TensorBase& result, NodePtr node, uint32_t output_nr = 0);
 inline TensorBase add_gradients(const TensorBase& a, const TensorBase& b, bool record = false);

@@ -14,7 +14,6 @@
 #include "tenet/autograd/engine.hpp"
 #include "tenet/autograd/variable.hpp"
 #include "tenet/core/tensor.hpp"
-#include "tenet/ops/creation.hpp"
 
 namespace tenet::autograd {
 
@@ -31,23 +30,8 @@ std::vector<Tensor<T>> grad(const std::vector<Tensor<T>>& outputs, const std::ve
     if (!grad_outputs.empty() && grad_outputs.size() != outputs.size())
         detail::fail<error>("grad: got ", grad_outputs.size(), " grad_outputs for ", outputs.size(), " outputs");
     std::vector<TensorBase> roots(outputs.begin(), outputs.end()), seeds(outputs.size());
-    for (size_t i = 0; i < outputs.size(); ++i) {
-        const Tensor<T>& out = outputs[i];
-        if (!out.requires_grad())
-            detail::fail<error>("element ", i, " of tensors does not require grad and does not have a grad_fn");
-        const Tensor<T> g = grad_outputs.empty() ? Tensor<T>() : grad_outputs[i];
-        if (!g.defined()) {
-            if (out.numel() != 1)
-                detail::fail<error>("grad can be implicitly created only for scalar outputs (output ", i, " has shape ",
-                                    out.sizes(), ")");
-            seeds[i] = ones<T>(out.sizes(), out.device());
-        } else if (!(g.sizes() == out.sizes())) {
-            detail::fail<shape_error>("grad: grad_outputs[", i, "] has shape ", g.sizes(), " but output ", i,
-                                      " has shape ", out.sizes());
-        } else {
-            seeds[i] = g.is_contiguous() ? g : g.contiguous();
-        }
-    }
+    for (size_t i = 0; i < outputs.size(); ++i)
+        seeds[i] = backward_seed(outputs[i], grad_outputs.empty() ? Tensor<T>() : grad_outputs[i], i, "grad");
     std::vector<Edge> edges;
     edges.reserve(inputs.size());
     for (size_t k = 0; k < inputs.size(); ++k) {

@@ -36,6 +36,13 @@ struct Edge {
 using EdgeList = detail::PooledVector<Edge>;
 using GradientList = detail::PooledVector<TensorBase>;
 
+/// Whether any gradient would flow along `edges` (a node without one is not recorded).
+inline bool any_valid_edge(const EdgeList& edges) {
+    for (const Edge& e : edges)
+        if (e.valid()) return true;
+    return false;
+}
+
 /// Autograd state of a tensor (held by its TensorImpl; views share nothing of it).
 struct AutogradMeta {
     bool requires_grad = false;    ///< a leaf that requires grad (non-leaves: grad_fn != null)

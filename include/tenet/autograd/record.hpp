@@ -280,8 +280,7 @@ void record_assign(Tensor<T>& dst, const E& e, detail::AssignMode mode) {
         });
     }
     auto node = detail::make_pooled<FusedNode<T, E>>(saved, std::move(edges), backward_name<E>());
-    bool any_edge = false;
-    for (const Edge& edge : node->next_edges) any_edge = any_edge || edge.valid();
+    const bool any_edge = any_valid_edge(node->next_edges);
     detail::run_assign(dst, e, mode);
     if (any_edge) set_history(dst, std::move(node));
 }
@@ -413,9 +412,7 @@ Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> lea
     });
     Tensor<V> result(detail::make_contiguous_impl(IntArray{}, dtype_of<V>, Device(DeviceType::CPU)));
     *result.data_ptr() = mean ? detail::MeanOp<V>{}.project(total, n) : r.project(total, n);
-    bool any_edge = false;
-    for (const Edge& edge : edges) any_edge = any_edge || edge.valid();
-    if (any_edge)
+    if (any_valid_edge(edges))
         set_history(result, detail::make_pooled<EagerSumNode<V, E>>(e, std::move(edges), std::move(local),
                                                                     mean ? 1.0 / static_cast<double>(n) : 1.0,
                                                                     mean ? "MeanBackward0" : "SumBackward0"));

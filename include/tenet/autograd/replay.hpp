@@ -133,7 +133,6 @@ E flat_copy(const E& e, const IntArray& shape) {
     return flat;
 }
 
-
 template <class N>
 auto replay(const N& n);
 
@@ -228,12 +227,6 @@ template <class E, class G, size_t... K>
     return out;
 }
 
-/// The upstream gradient of a reduction spread back over its input's shape (recorded):
-/// g (of the reduced shape) viewed with the reduced dims kept, expanded, scaled.
-template <class R>
-Tensor<R> graph_reduction_seed(const Tensor<R>& g, const IntArray& keepdim_shape, const IntArray& shape,
-                               double scale);
-
 /// One operation over tensor leaves (or numbers), recorded by replay.
 template <class V, class E>
 struct GraphOpNode final : Node {
@@ -284,9 +277,7 @@ template <class E>
     if constexpr (FloatingElement<V>) {
         if (GradMode::is_enabled() && any_leaf_requires_grad(e)) {
             EdgeList edges = leaf_edges(e, std::make_index_sequence<E::num_leaves>{});
-            bool any_edge = false;
-            for (const Edge& edge : edges) any_edge = any_edge || edge.valid();
-            if (any_edge) set_history(out, detail::make_pooled<GraphOpNode<V, E>>(e, std::move(edges)));
+            if (any_valid_edge(edges)) set_history(out, detail::make_pooled<GraphOpNode<V, E>>(e, std::move(edges)));
         }
     }
     return expr::Leaf<V>(std::move(out));
@@ -329,6 +320,8 @@ template <class N>
     }
 }
 
+/// The upstream gradient of a reduction spread back over its input's shape (recorded):
+/// g (of the reduced shape) viewed with the reduced dims kept, expanded, scaled.
 template <class R>
 Tensor<R> graph_reduction_seed(const Tensor<R>& g, const IntArray& keepdim_shape, const IntArray& shape,
                                double scale) {

@@ -35,18 +35,24 @@ struct ViewNode final : Node {
         next_edges = {std::move(input)};
     }
     std::string name() const override { return name_; }
-    GradientList apply(const TensorBase& grad) override {
-        const Tensor<T> g(grad.impl_ptr());
-        if (name_ == "ExpandBackward0") return {sum_to(g.contiguous(), base_sizes)};
-        return {scatter(g)};
-    }
-    /// The scatter is linear: its own backward is the view again, read from the gradient laid
-    /// out like the base (a ViewNode with the two geometries swapped).
+    GradientList apply(const TensorBase& grad) override { return {base_gradient(Tensor<T>(grad.impl_ptr()))}; }
     GradientList apply_with_graph(const GradientList& grads) override {
-        const Tensor<T> g(grads[0].impl_ptr());
-        if (name_ == "ExpandBackward0") return {graph_sum_to(g, base_sizes)};
+        return {base_gradient(Tensor<T>(grads[0].impl_ptr()))};
+    }
+    std::string name_;
+    IntArray base_sizes, base_strides;
+    int64_t base_offset;
+    IntArray view_sizes, view_strides;
+    int64_t view_offset;
+
+private:
+    /// The base's gradient, recorded under create_graph. The scatter is linear: its own
+    /// backward is the view again, read from the gradient laid out like the base (a ViewNode
+    /// with the two geometries swapped).
+    TensorBase base_gradient(const Tensor<T>& g) const {
+        if (name_ == "ExpandBackward0") return graph_sum_to(g, base_sizes);
         TensorBase base_grad = scatter(g);
-        if (requires_grad(g)) {
+        if (GradMode::is_enabled() && requires_grad(g)) {
             // The reverse node's "base" is laid out like the view (g), its "view" like the base.
             TensorImpl from, to;
             from.sizes = view_sizes, from.strides = view_strides, from.offset = view_offset;
@@ -56,15 +62,8 @@ struct ViewNode final : Node {
                                                                      : "AsStridedScatterBackward0",
                                                                  from, to, gradient_edge(g)));
         }
-        return {base_grad};
+        return base_grad;
     }
-    std::string name_;
-    IntArray base_sizes, base_strides;
-    int64_t base_offset;
-    IntArray view_sizes, view_strides;
-    int64_t view_offset;
-
-private:
     /// The base's gradient: zero except where the view's elements lie, which receive g.
     TensorBase scatter(const Tensor<T>& g) const {
         // The scatter below relies on every base element having its own storage element.
@@ -83,6 +82,25 @@ private:
     }
 };
 
+/// The seed of a backward pass from `output` (element `index` of the outputs of `op`):
+/// `gradient`, dense (the engine moves dense gradients), or ones for a single-element output
+/// when it is undefined; PyTorch's errors otherwise.
+template <class T>
+Tensor<T> backward_seed(const Tensor<T>& output, const Tensor<T>& gradient, size_t index, const char* op) {
+    if (!requires_grad(output))
+        detail::fail<error>("element ", index, " of tensors does not require grad and does not have a grad_fn");
+    if (!gradient.defined()) {
+        if (output.numel() != 1)
+            detail::fail<error>("grad can be implicitly created only for scalar outputs (got shape ", output.sizes(),
+                                ")");
+        return ones<T>(output.sizes(), output.device());
+    }
+    if (!(gradient.sizes() == output.sizes()))
+        detail::fail<shape_error>(op, ": the gradient's shape ", gradient.sizes(), " does not match the shape ",
+                                  output.sizes(), " of output ", index);
+    return gradient.contiguous();
+}
+
 /// clone/contiguous/to: the gradient passes through, converted back to the source's type
 /// and moved back to its device.
 template <class T, class U>
@@ -92,23 +110,22 @@ struct CopyNode final : Node {
         next_edges = {gradient_edge(source)};
     }
     std::string name() const override { return name_; }
-    GradientList apply(const TensorBase& grad) override {
-        const Tensor<T> g(grad.impl_ptr());
-        if constexpr (std::is_same_v<T, U>) {
-            if (g.device() == source_device) return {sum_to(g, source_sizes)};
-        }
-        return {sum_to(g.template to<U>(source_device), source_sizes)};
-    }
+    GradientList apply(const TensorBase& grad) override { return {source_gradient(Tensor<T>(grad.impl_ptr()))}; }
     GradientList apply_with_graph(const GradientList& grads) override {
-        const Tensor<T> g(grads[0].impl_ptr());
-        if constexpr (std::is_same_v<T, U>) {
-            if (g.device() == source_device) return {graph_sum_to(g, source_sizes)};
-        }
-        return {graph_sum_to(g.template to<U>(source_device), source_sizes)};
+        return {source_gradient(Tensor<T>(grads[0].impl_ptr()))};
     }
     std::string name_;
     IntArray source_sizes;
     Device source_device;
+
+private:
+    /// g in the source's type, on its device, summed back to its shape (recorded under create_graph).
+    Tensor<U> source_gradient(const Tensor<T>& g) const {
+        if constexpr (std::is_same_v<T, U>) {
+            if (g.device() == source_device) return graph_sum_to(g, source_sizes);
+        }
+        return graph_sum_to(g.template to<U>(source_device), source_sizes);
+    }
 };
 
 }  // namespace autograd
@@ -212,16 +229,7 @@ std::shared_ptr<autograd::Node> Tensor<T>::grad_fn() const {
 
 template <class T>
 void Tensor<T>::backward(const Tensor& gradient, std::optional<bool> retain_graph, bool create_graph) const {
-    if (!requires_grad())
-        detail::fail<error>("element 0 of tensors does not require grad and does not have a grad_fn");
-    Tensor<T> seed = gradient.defined() ? gradient.contiguous() : gradient;  // the engine moves dense gradients
-    if (!seed.defined()) {
-        if (numel() != 1) detail::fail<error>("grad can be implicitly created only for scalar outputs (got shape ", sizes(), ")");
-        seed = ones<T>(sizes(), device());
-    } else if (!(seed.sizes() == sizes())) {
-        detail::fail<shape_error>("backward: the gradient's shape ", seed.sizes(), " does not match the tensor's shape ",
-                                  sizes());
-    }
+    const Tensor<T> seed = autograd::backward_seed(*this, gradient, 0, "backward");
     autograd::run_backward(*this, seed, retain_graph.value_or(create_graph), create_graph);
 }
 
