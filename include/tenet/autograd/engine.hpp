@@ -252,8 +252,9 @@ inline void run_backward(std::span<const TensorBase> roots, std::span<const Tens
         buffers.resize(buffers.size() + n->num_outputs());
         return i;
     };
-    detail::PooledVector<NodePtr> keep;  // the roots' nodes, alive for the whole walk
-    keep.reserve(roots.size());
+    // The roots' nodes, alive for the whole walk (a leaf's accumulator is held by nothing else).
+    NodePtr keep_first;
+    detail::PooledVector<NodePtr> keep_rest;
     for (size_t r = 0; r < roots.size(); ++r) {
         const Edge start = gradient_edge(roots[r]);
         if (!start.valid())
@@ -261,7 +262,8 @@ inline void run_backward(std::span<const TensorBase> roots, std::span<const Tens
         const uint32_t t = discover(start.fn.get());
         TensorBase& b = buffers[tasks[t].buffer + start.input_nr];
         b = b.defined() ? add_gradients(b, grads[r], options.create_graph) : grads[r];
-        keep.push_back(start.fn);
+        if (r == 0) keep_first = start.fn;
+        else keep_rest.push_back(start.fn);
     }
     for (size_t t = 0; t < tasks.size(); ++t) {
         for (const Edge& e : tasks[t].fn->next_edges) {
