@@ -95,6 +95,7 @@ int main() {
     std::cout << "arange(10).split(4): " << pieces[0] << " " << pieces[1] << " " << pieces[2]
               << "; pieces[2].storage_offset() = " << pieces[2].storage_offset() << "\n";
     std::cout << "top.unbind(1)[2] = " << top.unbind(1)[2] << ", top.chunk(2, 1)[1] =\n" << top.chunk(2, 1)[1] << "\n";
+    std::cout << "top.flip(1) =\n" << top.flip(1) << "   (a copy, as torch.flip)\n";
 
     section("Printing");
     std::cout << tensor({1e-5, 1.0, 1e5}) << "\n";
@@ -143,6 +144,9 @@ int main() {
     auto shifted = arange(5.0);
     shifted.index({Slice(1, None)}) = shifted.index({Slice(None, 4)}) * 10;  // aliasing handled
     std::cout << shifted << "\n";
+    auto square_ = arange(9.0).view({3, 3});
+    square_.assign(square_.t() + square_.flip(0));  // reads overlap the write: one temporary, PyTorch's result
+    std::cout << square_ << "\n";
 
     section("Reductions");
     auto data = arange(12.0).view({3, 4});

@@ -26,6 +26,7 @@
 #include "tenet/ops/creation.hpp"
 #include "tenet/ops/random.hpp"
 #include "tenet/ops/join.hpp"
+#include "tenet/ops/flip.hpp"
 
 #include "tenet/linalg/matmul.hpp"
 #include "tenet/linalg/products.hpp"
@@ -45,6 +46,7 @@
 #include "tenet/autograd/gradcheck.hpp"
 #include "tenet/autograd/linalg.hpp"
 #include "tenet/autograd/join.hpp"
+#include "tenet/autograd/flip.hpp"
 #include "tenet/autograd/graphviz.hpp"
 
 // The device side (kernels/): under nvcc, or with TENET_DEVICE_EMULATION.

@@ -104,3 +104,15 @@ TEST_CASE("join autograd: nothing is recorded without grad mode, a requiring inp
     CHECK(cat(std::tuple{arange(3), x.select(1, 0)}).grad_fn()->name() == "CatBackward0");
     CHECK(arange(6).view({2, 3}).unbind(1)[0].grad_fn() == nullptr);
 }
+
+TEST_CASE("flip autograd: create_graph goes through FlipBackward0 (second derivatives by finite differences)",
+          "[join]") {
+    CHECK(autograd::gradgradcheck([](const In& in) { return Tensor<double>(sin(in[0].flip({0, 1})) * in[0]); },
+                                  {randn({2, 3}, kFloat64).requires_grad_()}));
+    CHECK(autograd::gradgradcheck([](const In& in) { return Tensor<double>(square(in[0].t().fliplr()) * in[1]); },
+                                  {randn({3, 2}, kFloat64).requires_grad_(), randn({2, 3}, kFloat64).requires_grad_()}));
+    auto x = randn({4}, kFloat64).requires_grad_();
+    auto g = autograd::grad<double>({(x.flip(0) * x).sum()}, {x}, {}, std::nullopt, true)[0];
+    CHECK(g.grad_fn() != nullptr);  // recorded: 2 * flip(x) by the product rule, itself differentiable
+    CHECK(g.to_vector() == (2.0 * x.flip(0)).eval().detach().to_vector());
+}

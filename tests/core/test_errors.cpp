@@ -158,6 +158,11 @@ TEST_CASE("errors: devices") {
     TENET_REQUIRE_THROWS(tenet::Device("cuda:x"), tenet::device_error, Contains("invalid device string: 'cuda:x'"));
     TENET_REQUIRE_THROWS(tenet::Device("cpu:1"), tenet::device_error, Contains("CPU device index must be -1 or zero"));
     CHECK(tenet::Device("cuda:1").index() == 1);
+    // 8-bit indices, as LibTorch's DeviceIndex (where PyTorch 1.13 wraps "cuda:300" to cuda:44, tenet refuses).
+    CHECK(tenet::Device("cuda:127").index() == 127);
+    TENET_REQUIRE_THROWS(tenet::Device("cuda:300"), tenet::device_error, Contains("must be -1 or in [0, 127], got 300"));
+    TENET_REQUIRE_THROWS(tenet::Device(tenet::kCUDA, -2), tenet::device_error, Contains("got -2"));
+    STATIC_REQUIRE(sizeof(tenet::Device) == 2);
 }
 
 TEST_CASE("errors: writes into overlapping or undefined tensors") {

@@ -293,3 +293,19 @@ TEST_CASE("device: joins refuse inputs on different devices, naming both devices
     CHECK_THROWS_WITH(stack({on_gpu, on_cpu}), Catch::StartsWith("stack: ") && Catch::Contains("cuda:0 and cpu"));
     CHECK_THROWS_WITH(hstack({on_cpu, on_cpu, on_gpu}), Catch::StartsWith("hstack: ") && Catch::Contains("cuda:0"));
 }
+
+TEST_CASE("device: flip runs on the device and keeps the input's memory order") {
+    auto a = arange(6.0).view({2, 3}).cuda();
+    auto f = a.flip({0, 1});
+    CHECK(f.device() == kCuda0);
+    CHECK(values(f) == std::vector<float>{5, 4, 3, 2, 1, 0});
+    auto t = a.t().flip(0);  // read through negative strides, written in a's transposed order
+    CHECK(t.strides() == IntArray{1, 3});
+    CHECK(values(t) == std::vector<float>{2, 5, 1, 4, 0, 3});
+    a.assign(a.flip(1));  // reads all of a before writing
+    CHECK(values(a) == std::vector<float>{2, 1, 0, 5, 4, 3});
+    auto x = arange(4, kFloat64).cuda().requires_grad_();
+    (x.flip(0) * arange(4, kFloat64).cuda()).sum().backward();
+    CHECK(x.grad().device() == kCuda0);
+    CHECK(values(x.grad()) == std::vector<double>{3, 2, 1, 0});
+}

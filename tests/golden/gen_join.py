@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Writes the golden tables of tenet's joins and splits from real PyTorch:
 
-  tests/ops/join_cases.inc               cat, concat, stack, hstack/vstack/dstack, atleast_Nd
+  tests/ops/join_cases.inc               cat, concat, stack, hstack/vstack/dstack, atleast_Nd,
+                                         and the reversals flip, fliplr, flipud
   tests/ops/split_cases.inc              split, split_with_sizes, chunk, unbind, tensor_split
   tests/ops/join_errors.inc              the errors: exception type and PyTorch's message
   tests/autograd/join_grad_cases.inc     gradients and grad_fn names
@@ -127,6 +128,26 @@ JOIN_CASES = [
     # round trips through splits
     ("a", "torch.cat(a.split(1, 1), 1)", "tenet::cat(a.split(1, 1), 1)"),
     ("t", "torch.stack(t.unbind(1), 0)", "tenet::stack(t.unbind(1), 0)"),
+    # flip, fliplr, flipud: new tensors in the input's dense memory order
+    ("a", "torch.flip(a, [0])", "tenet::flip(a, {0})"),
+    ("a", "a.flip(1)", "a.flip(1)"),
+    ("a", "a.flip([0, 1])", "a.flip({0, 1})"),
+    ("a", "a.flip([-1, 0])", "a.flip({-1, 0})"),
+    ("a", "a.flip([])", "a.flip(tenet::IntArray{})"),
+    ("a", "a.t().flip(0)", "a.t().flip(0)"),
+    ("t", "t.flip([0, 2])", "t.flip({0, 2})"),
+    ("t", "t[:, 1:, ::2].flip(1)", "t.slice(1, 1).slice(2, 0, 4, 2).flip(1)"),
+    ("t", "t.permute(2, 0, 1).flip(-1)", "t.permute({2, 0, 1}).flip(-1)"),
+    ("w", "w.expand(2, 3).flip(0)", "w.expand({2, 3}).flip(0)"),
+    ("s", "s.flip(0)", "s.flip(0)"),
+    ("e", "e.flip(0)", "e.flip(0)"),
+    ("i", "torch.flip(i, [1])", "tenet::flip(i, {1})"),
+    ("k", "k.flip(0)", "k.flip(0)"),
+    ("h", "h.flip([0, 1])", "h.flip({0, 1})"),
+    ("a", "torch.fliplr(a)", "tenet::fliplr(a)"),
+    ("a", "a.flipud()", "a.flipud()"),
+    ("v", "v.flipud()", "v.flipud()"),
+    ("t", "t.fliplr()", "t.fliplr()"),
 ]
 
 SPLIT_CASES = [
@@ -188,6 +209,11 @@ SPLIT_CASES = [
 
 # Writes through a piece reach the split tensor (pieces are views).
 SPLIT_WRITES = [
+    # flip reads all of its input before anything is written (a new tensor, as in PyTorch)
+    ("a = torch.arange(6.).view(2, 3); a.copy_(a.flip(0))", "auto a = tenet::arange(6.0).view({2, 3}); a.assign(a.flip(0));"),
+    ("a = torch.arange(6.).view(2, 3); a.copy_(a.flip(1) + a)", "auto a = tenet::arange(6.0).view({2, 3}); a.assign(a.flip(1) + a);"),
+    # assign(tensor) reads an overlapping source in full first (PyTorch's copy_ refuses it: clone() there)
+    ("a = torch.arange(9.).view(3, 3); a.copy_(a.t().clone())", "auto a = tenet::arange(9.0).view({3, 3}); a.assign(a.t());"),
     ("v = torch.arange(10.); v.split(3)[1].fill_(-1)", "auto v = tenet::arange(10.0); v.split(3)[1].fill_(-1);"),
     ("a = torch.arange(6.).view(2, 3); a.unbind(1)[2].fill_(-1)",
      "auto a = tenet::arange(6.0).view({2, 3}); a.unbind(1)[2].fill_(-1);"),
@@ -242,6 +268,12 @@ ERROR_SETUP = (
 ERROR_CASES = [
     # (python expression, C++ expression, tenet exception, op name, PyTorch's prefix replaced by "op: ")
     ("torch.cat([])", "tenet::cat(none)", "value_error", "cat", "torch.cat(): "),
+    ("a.flip([0, 0])", "a.flip({0, 0})", "value_error", "flip", ""),
+    ("a.flip([0, -2])", "a.flip({0, -2})", "value_error", "flip", ""),
+    ("a.flip(2)", "a.flip(2)", "index_error", "flip", ""),
+    ("a.flip([-3])", "a.flip({-3})", "index_error", "flip", ""),
+    ("torch.fliplr(v)", "tenet::fliplr(v)", "shape_error", "fliplr", ""),
+    ("s.flipud()", "s.flipud()", "shape_error", "flipud", ""),
     ("torch.cat([a, b], 1)", "tenet::cat({a, b}, 1)", "shape_error", "cat", ""),
     ("torch.cat([a, a, b], 1)", "tenet::cat({a, a, b}, 1)", "shape_error", "cat", ""),
     ("torch.cat([torch.zeros(0, 2), a])", "tenet::cat({tenet::zeros({0, 2}), a})", "shape_error", "cat", ""),
@@ -326,6 +358,10 @@ def lit(t):
 GRAD_CASES = [
     # (name, input shapes, C++ body over x0, x1, ... returning a Tensor<double>, PyTorch function)
     ("cat_dim0", [(2, 3), (1, 3)], "cat({x0, x1})", lambda x0, x1: torch.cat([x0, x1])),
+    ("flip", [(2, 3, 2)], "flip(x0, {0, -1})", lambda x0: torch.flip(x0, [0, -1])),
+    ("flip_times_input", [(2, 3)], "x0.flip(1) * x0", lambda x0: x0.flip(1) * x0),
+    ("fliplr_of_a_transpose", [(3, 4)], "fliplr(x0.t())", lambda x0: torch.fliplr(x0.t())),
+    ("flipud_sin", [(3, 2)], "sin(x0).eval().flipud()", lambda x0: torch.sin(x0).flipud()),
     ("cat_dim1_three", [(2, 3), (2, 1), (2, 2)], "cat({x0, x1, x2}, 1)", lambda x0, x1, x2: torch.cat([x0, x1, x2], 1)),
     ("cat_negative_dim", [(2, 3, 2), (2, 3, 1)], "cat({x0, x1}, -1)", lambda x0, x1: torch.cat([x0, x1], -1)),
     ("cat_same_input_twice", [(2, 3)], "cat({x0, x0}, 1)", lambda x0: torch.cat([x0, x0], 1)),

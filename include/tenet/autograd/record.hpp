@@ -453,6 +453,11 @@ void evaluate_into(Tensor<T>& dst, const E& e, AssignMode mode) {
     run_assign(dst, e, mode);
 }
 
+template <class T, class U>
+void assign_tensor(Tensor<T>& dst, const Tensor<U>& src) {
+    evaluate_into(dst, expr::Leaf<U>(src), AssignMode::Out);
+}
+
 /// Called by sum/mean (ops/reduce.hpp) with their input, result and plan.
 template <class X, class R>
 void record_reduction(const X& x, const Tensor<R>& result, const ReducePlan& plan, bool mean) {

@@ -20,7 +20,15 @@ inline constexpr DeviceType kCUDA = DeviceType::CUDA;
 class Device {
 public:
     /// A device type with an optional index; -1 means "the current device" (as PyTorch).
-    constexpr Device(DeviceType type = DeviceType::CPU, int index = -1) : type_(type), index_(index) {}  // NOLINT
+    /// The index is stored in 8 bits, as LibTorch's DeviceIndex: a Device is 2 bytes and an
+    /// optional<Device> fits a register (every expression node asks its operands' device).
+    constexpr Device(DeviceType type = DeviceType::CPU, int index = -1)  // NOLINT
+        : type_(type), index_(static_cast<int8_t>(index)) {
+        if (index < -1 || index > kMaxIndex)
+            detail::fail<device_error>("Device: device index must be -1 or in [0, ", int(kMaxIndex), "], got ",
+                                       index);
+    }
+    static constexpr int8_t kMaxIndex = 127;
     /// Parses "cpu", "cuda", "cuda:N".
     Device(std::string_view spec) { *this = parse(spec); }  // NOLINT: implicit, as torch::Device
     Device(const char* spec) : Device(std::string_view(spec)) {}  // NOLINT
@@ -35,7 +43,7 @@ public:
         std::string s = is_cpu() ? "cpu" : "cuda";
         if (has_index()) {
             s += ':';
-            s += std::to_string(index_);
+            s += std::to_string(int(index_));
         }
         return s;
     }
@@ -63,7 +71,7 @@ private:
     }
 
     DeviceType type_;
-    int index_;
+    int8_t index_;
 };
 
 }  // namespace tenet

@@ -30,6 +30,9 @@ enum class AssignMode {
 /// grad. Defined in autograd/record.hpp (the evaluation itself is expr/evaluate.hpp).
 template <class T, class E>
 void evaluate_into(Tensor<T>& dst, const E& e, AssignMode mode);
+/// dst.assign(src) for a tensor src: as the expression of src alone. Defined with evaluate_into.
+template <class T, class U>
+void assign_tensor(Tensor<T>& dst, const Tensor<U>& src);
 /// dst = src converted to T, both on one device (a cast expression evaluated there; needs
 /// the device evaluator). Defined in expr/evaluate.hpp.
 template <class T, class U>

@@ -126,6 +126,13 @@ public:
         detail::evaluate_into(*this, e, detail::AssignMode::Out);
         return *this;
     }
+    /// The same with a tensor: its values (converted to T) are copied in, read in full first
+    /// when src overlaps this tensor (`x.assign(x.t())`).
+    template <class U>
+    Tensor& assign(const Tensor<U>& src) {
+        detail::assign_tensor(*this, src);
+        return *this;
+    }
     /// Eigen's opt-out of the aliasing check: `y.noalias() = expr` writes into y without the
     /// temporary tenet would use if a leaf overlapped y. Only for callers who know none does.
     struct NoAliasAssign {
@@ -639,6 +646,12 @@ public:
     std::vector<Tensor> unbind(int64_t dim = 0) const;
     std::vector<Tensor> tensor_split(int64_t sections, int64_t dim = 0) const;
     std::vector<Tensor> tensor_split(const IntArray& indices, int64_t dim = 0) const;
+
+    // ---- Reversing: declared here, defined in ops/flip.hpp (new tensors, as PyTorch's) ----
+    Tensor flip(const IntArray& dims) const;
+    Tensor flip(int64_t dim) const;  ///< LibTorch's x.flip(0): one dim
+    Tensor fliplr() const;
+    Tensor flipud() const;
 
 private:
     /// A view of this tensor, recorded for autograd under PyTorch's backward name.
