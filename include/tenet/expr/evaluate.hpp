@@ -32,9 +32,9 @@ void with_fast_pows(const N& n, F&& f);
 
 namespace tenet::detail {
 
-// Columns per chunk of a row that gathers or broadcasts an operand. 512 measured best on W3
-// (row and column broadcast, 4096 x 4096): 0.93x the plain loop, against 0.88x for 256 and 0.91x for 1024.
-inline constexpr int64_t kChunk = 512;
+// Columns per chunk of a row that gathers or broadcasts an operand. (512 made W3 4% faster but
+// W4's tiled walk 1.9x slower on the 2-core EPYC VM, for reasons not pinned down.)
+inline constexpr int64_t kChunk = 256;
 
 /// Copies `count` elements of `itemsize` bytes, `stride` elements apart, into `out`.
 inline void gather(unsigned char* out, const unsigned char* in, int64_t stride, int64_t count, int64_t itemsize) {
@@ -162,7 +162,7 @@ void run_row_segment(const LoopGeometry<N>& g, const E& e, const std::array<int6
         return;
     }
     // The buffers sit 512 bytes past the row's first output byte, modulo 4 KiB: as the output
-    // advances by whole chunks, a buffer is never a few bytes behind a pending store in the low
+    // advances 1 KiB per chunk, a buffer is never a few bytes behind a pending store in the low
     // 12 address bits, which would stall its loads (4K aliasing). Where the stack put them used to
     // decide whether W3 ran at 0.9x or 0.6x of the plain loop.
     alignas(64) unsigned char area[sizeof(ChunkBuffers<L>) + 4096];
