@@ -34,6 +34,9 @@ namespace tenet::detail {
 
 // Columns per chunk of a row that gathers or broadcasts an operand. (512 made W3 4% faster but
 // W4's tiled walk 1.9x slower on the 2-core EPYC VM, for reasons not pinned down.)
+// Note: W3 (a broadcast operand read from a chunk buffer) swings between 0.6x and 0.9x of the
+// plain loop from one build of the benchmark binary to the next with no change to this code;
+// the hot loop is the same and vectorised, so code placement is suspected, not proven.
 inline constexpr int64_t kChunk = 256;
 
 /// Copies `count` elements of `itemsize` bytes, `stride` elements apart, into `out`.
@@ -161,13 +164,7 @@ void run_row_segment(const LoopGeometry<N>& g, const E& e, const std::array<int6
         for (int64_t i = 0; i < n; ++i) o[i] = convert<T>(e.template at<0>(ptrs, i));
         return;
     }
-    // The buffers sit 512 bytes past the row's first output byte, modulo 4 KiB: as the output
-    // advances 1 KiB per chunk, a buffer is never a few bytes behind a pending store in the low
-    // 12 address bits, which would stall its loads (4K aliasing). Where the stack put them used to
-    // decide whether W3 ran at 0.9x or 0.6x of the plain loop.
-    alignas(64) unsigned char area[sizeof(ChunkBuffers<L>) + 4096];
-    const auto gap = (reinterpret_cast<uintptr_t>(out + col_begin) + 512 - reinterpret_cast<uintptr_t>(area)) % 4096;
-    auto* buffers = reinterpret_cast<unsigned char(*)[kChunk * 8]>(area + (gap + 63) / 64 * 64);
+    alignas(64) ChunkBuffers<L> buffers;
     const int64_t out_stride = g.inner_stride(0);
     // A leaf broadcast along the row (stride 0) is one value: spread it over its buffer once.
     for (size_t l = 0; l < L; ++l)
@@ -245,7 +242,7 @@ void run_expression_loops(const Tensor<T>& dst, const E& e) {
     }
     // Tiles of 64 rows x 32 columns: a transposed operand's 32 rows of 64 elements each (4 cache lines,
     // 32 pages) stay in L1 and the TLB. Measured on W4 (4096 x 4096, 2-core EPYC VM): 16 x 256 took
-    // 1.6x the time of a 32 x 32 tiled plain loop; 32 x 32 matched it; 64 x 32 is 10% faster still.
+    // 1.6x the time of a 32 x 32 tiled plain loop; 32 x 32 matched it; 64 x 32 is 5-10% faster still.
     constexpr int64_t kTileRows = 64, kTileCols = 32;
 
     // Rows [row_begin, row_end), columns [col_begin, col_end) of each.
