@@ -16,11 +16,13 @@ template <class T>
 struct FlipNode final : Node {
     FlipNode(const TensorBase& input, IntArray d) : dims(std::move(d)) { next_edges = {gradient_edge(input)}; }
     std::string name() const override { return "FlipBackward0"; }
-    GradientList apply(const TensorBase& grad) override { return {flip(Tensor<T>(grad.impl_ptr()), dims)}; }
-    GradientList apply_with_graph(const GradientList& grads) override {
-        return {flip(Tensor<T>(grads[0].impl_ptr()), dims)};
-    }
+    GradientList apply(const TensorBase& grad) override { return {flipped(grad)}; }
+    GradientList apply_with_graph(const GradientList& grads) override { return {flipped(grads[0])}; }
     IntArray dims;
+
+private:
+    /// Recorded when grad mode is on (create_graph), plain otherwise: one rule for both modes.
+    TensorBase flipped(const TensorBase& g) const { return flip(Tensor<T>(g.impl_ptr()), dims); }
 };
 
 }  // namespace tenet::autograd

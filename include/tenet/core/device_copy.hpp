@@ -18,14 +18,22 @@ inline void* first_byte(const TensorBase& t) {
     return static_cast<unsigned char*>(t.impl().storage->data()) + t.storage_offset() * t.element_size();
 }
 
+/// dst = the elements of dst's element size read from `src_first` with `src_strides` (in
+/// elements, over dst's shape; any sign), on dst's device. `op` names the caller in errors.
+inline void copy_strided_on_device(const TensorBase& dst, const void* src_first, const IntArray& src_strides,
+                                   const char* op) {
+    if (dst.numel() == 0) return;
+    const DeviceLoop<2> loop = make_device_loop<2>(dst.sizes(), {dst.strides(), src_strides}, op);
+    DeviceGuard guard(dst.device());
+    device_backend(dst.device(), op).copy_strided(dst.device().index(), first_byte(dst), src_first, loop,
+                                                  dst.element_size());
+}
+
 /// dst = src elementwise, src broadcast to dst's shape; same element size, same device.
 inline void copy_strided_on_device(const TensorBase& dst, const TensorBase& src) {
     if (dst.numel() == 0) return;
     const IntArray src_strides = expand_geometry(src.sizes(), src.strides(), dst.sizes(), "copy_").second;
-    const DeviceLoop<2> loop = make_device_loop<2>(dst.sizes(), {dst.strides(), src_strides}, "copy_");
-    DeviceGuard guard(dst.device());
-    device_backend(dst.device(), "copy_")
-        .copy_strided(dst.device().index(), first_byte(dst), first_byte(src), loop, dst.element_size());
+    copy_strided_on_device(dst, first_byte(src), src_strides, "copy_");
 }
 
 /// Sets every element of dst (a device tensor) to the `itemsize` bytes at `value`.

@@ -61,13 +61,8 @@ Tensor<T> flip(const Tensor<T>& input, const IntArray& dims) {
         T* dst = static_cast<T*>(out.impl().storage->data());
         detail::for_each_offset<2>(sizes, {out.strides(), from}, {out.storage_offset(), start},
                                    [&](const std::array<int64_t, 2>& o) { dst[o[0]] = src[o[1]]; });
-    } else if (out.numel() > 0) {
-        const detail::DeviceLoop<2> loop = detail::make_device_loop<2>(sizes, {out.strides(), from}, "flip");
-        detail::DeviceGuard guard(out.device());
-        detail::device_backend(out.device(), "flip")
-            .copy_strided(out.device().index(), detail::first_byte(out),
-                          static_cast<const unsigned char*>(input.impl().storage->data()) + start * sizeof(T), loop,
-                          sizeof(T));
+    } else if (!input.is_cpu()) {
+        detail::copy_strided_on_device(out, static_cast<const T*>(input.impl().storage->data()) + start, from, "flip");
     }
     detail::record_flip(input, out, dims);
     return out;
