@@ -60,6 +60,10 @@ def run_bench(binary: str, extra: list[str]) -> dict:
     return json.loads(out)
 
 
+IMPL_ORDER = ["tenet", "plain", "plain_malloc", "plain_fastmath", "plain_naive", "eigen", "eigen_logistic",
+              "eigen_tensor", "torch", "torch_eager"]
+
+
 def load_rows(data: dict, metric: str = "cpu") -> "OrderedDict[tuple[str, str], dict]":
     """(workload, args) -> {impl: {time_ns, bytes_per_second, items_per_second}}, medians."""
     rows: OrderedDict = OrderedDict()
@@ -79,7 +83,20 @@ def load_rows(data: dict, metric: str = "cpu") -> "OrderedDict[tuple[str, str], 
             "bytes_per_second": b.get("bytes_per_second"),
             "items_per_second": b.get("items_per_second"),
         }
-    return rows
+    # Random interleaving shuffles the JSON: order workloads W1..W7 (largest N first) and
+    # implementations as IMPL_ORDER, so every run's table and plot read the same way.
+    def workload_key(item):
+        (workload, args), _ = item
+        m = re.match(r"W(\d+)(.*)", workload)
+        num, form = (int(m.group(1)), m.group(2)) if m else (99, workload)
+        return (num, form != "into", form, -int(args or 0))
+
+    def impl_key(impl):
+        return (IMPL_ORDER.index(impl) if impl in IMPL_ORDER else len(IMPL_ORDER), impl)
+
+    return OrderedDict(
+        (key, OrderedDict(sorted(impls.items(), key=lambda kv: impl_key(kv[0]))))
+        for key, impls in sorted(rows.items(), key=workload_key))
 
 
 def fmt_time(ns: float) -> str:
