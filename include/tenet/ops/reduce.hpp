@@ -438,7 +438,10 @@ std::unique_ptr<typename R::acc_t[]> reduce_accumulate_loops(const E& e, const R
             for (int64_t i0 = 0; i0 < inner; i0 += kChunk) {
                 const int64_t count = std::min(kChunk, inner - i0);
                 point_leaves_at_chunk<L>(g, off, i0, count, buffers, ptrs, /*broadcast_prefilled=*/false);
-                fold(i0, count);
+                // A full chunk folds with a constant count, as run_row_segment evaluates one (GCC
+                // peels a loop it knows only a bound of): sum((x + bias) * scale), 4096², 3.0 -> 2.55 ms.
+                if (count == kChunk) fold(i0, kChunk);
+                else fold(i0, count);
             }
         }
         if (row + 1 < rows) g.next_row(counter, off);
