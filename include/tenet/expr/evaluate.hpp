@@ -203,7 +203,7 @@ void run_row_segment(const LoopGeometry<N>& g, const E& e, const std::array<int6
             evaluate_chunk(o, count);
             for (int64_t i = 0; i < count; ++i) out[(i0 + i) * out_stride] = o[i];
         }
-        if (!gathers)
+        if (!gathers && i0 + kChunk < col_end)  // never step past the row: that pointer would be invalid
             for (size_t l = 0; l < L; ++l) ptrs[l] = static_cast<const unsigned char*>(ptrs[l]) + step[l];
     }
 }
