@@ -56,13 +56,13 @@ Tensor<T> flip(const Tensor<T>& input, const IntArray& dims) {
         start += (sizes[d] - 1) * from[d];
         from[d] = -from[d];
     }
-    if (out.numel() > 0 && input.is_cpu()) {
+    if (!input.is_cpu()) {
+        detail::copy_strided_on_device(out, static_cast<const T*>(input.impl().storage->data()) + start, from, "flip");
+    } else if (out.numel() > 0) {
         const T* src = static_cast<const T*>(input.impl().storage->data());
         T* dst = static_cast<T*>(out.impl().storage->data());
         detail::for_each_offset<2>(sizes, {out.strides(), from}, {out.storage_offset(), start},
                                    [&](const std::array<int64_t, 2>& o) { dst[o[0]] = src[o[1]]; });
-    } else if (!input.is_cpu()) {
-        detail::copy_strided_on_device(out, static_cast<const T*>(input.impl().storage->data()) + start, from, "flip");
     }
     detail::record_flip(input, out, dims);
     return out;

@@ -432,7 +432,7 @@ std::unique_ptr<typename R::acc_t[]> reduce_accumulate_loops(const E& e, const R
             }
         };
         if (unit) {
-            for (size_t l = 0; l < L; ++l) ptrs[l] = g.base[l + 1] + off[l + 1];
+            for (size_t l = 0; l < L; ++l) ptrs[l] = g.address(l + 1, off, 0);
             fold(0, inner);
         } else {
             for (int64_t i0 = 0; i0 < inner; i0 += kChunk) {
