@@ -137,6 +137,46 @@ TEST_CASE("expr: a transposed operand is read tile by tile with the right values
         for (int64_t j = 0; j < 300; j += 13) CHECK(y(i, j) == static_cast<float>(j * 70 + i) + static_cast<float>(i * 300 + j));
 }
 
+TEST_CASE("expr: rows longer than a chunk, with broadcast, gathered and strided operands") {
+    // 600 columns = two full 256-column chunks and a short one: the constant-count loop of a full
+    // chunk, the leaf pointers stepped between chunks, and the general loop of the last one.
+    // Small integers, so every value and sum below is exact in float.
+    constexpr int64_t R = 3, C = 600;
+    auto x = empty({R, C}), xt = empty({C, R}), bias = empty({1, C}), scale = empty({R, 1});
+    for (int64_t i = 0; i < R; ++i)
+        for (int64_t j = 0; j < C; ++j)
+            x.data_ptr()[i * C + j] = xt.data_ptr()[j * R + i] = static_cast<float>((i * 7 + j) % 13);
+    for (int64_t j = 0; j < C; ++j) bias.data_ptr()[j] = static_cast<float>(j % 5);
+    for (int64_t i = 0; i < R; ++i) scale.data_ptr()[i] = static_cast<float>(i + 1);
+    auto want = [](int64_t i, int64_t j) { return static_cast<float>(((i * 7 + j) % 13 + j % 5) * (i + 1)); };
+    auto check_all = [&](const Tensor<float>& y) {
+        REQUIRE(y.sizes() == IntArray{R, C});
+        int64_t wrong = 0;
+        for (int64_t i = 0; i < R; ++i)
+            for (int64_t j = 0; j < C; ++j) wrong += y(i, j) != want(i, j);
+        CHECK(wrong == 0);
+    };
+    Tensor<float> broadcast = (x + bias) * scale;  // bias and scale broadcast, nothing gathered
+    check_all(broadcast);
+    Tensor<float> gathered = (xt.t() + bias) * scale;  // xt.t() has column stride 3: gathered per chunk
+    check_all(gathered);
+    auto wide = zeros({R, 2 * C});
+    auto strided = wide.index({Slice(), Slice(None, None, 2)});  // an output with column stride 2
+    strided.assign((x + bias) * scale);
+    check_all(strided);
+    CHECK(wide.index({Slice(), Slice(1, None, 2)}).to_vector() == std::vector<float>(R * C, 0.0f));
+
+    // Reductions of the same rows fold them chunk by chunk too.
+    std::vector<float> row_sums(R, 0.0f);
+    float total = 0.0f;
+    for (int64_t i = 0; i < R; ++i)
+        for (int64_t j = 0; j < C; ++j) row_sums[i] += want(i, j);
+    for (float s : row_sums) total += s;
+    CHECK(sum((x + bias) * scale).item() == total);
+    CHECK(sum((x + bias) * scale, 1).to_vector() == row_sums);
+    CHECK(sum((xt.t() + bias) * scale, 1).to_vector() == row_sums);
+}
+
 TEST_CASE("expr: noalias skips the aliasing temporary") {
     auto a = arange(9.0).view({3, 3});
     auto b = ones({3, 3});
