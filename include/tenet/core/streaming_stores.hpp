@@ -94,8 +94,9 @@ inline void stream_fence() {
 #endif
 }
 
-/// The size of the last-level cache a core sees, from Linux's sysfs (glibc's sysconf reported
-/// twelve times the 32 MiB that sysfs and lscpu report on the EPYC VM); 32 MiB where unknown.
+/// The size of the last-level cache a core sees, from Linux's sysfs: its L3, or its L2 where it
+/// has no L3 (glibc's sysconf reported twelve times the 32 MiB L3 that sysfs and lscpu report
+/// on the EPYC VM); 32 MiB where sysfs says neither.
 inline int64_t last_level_cache_bytes() {
     constexpr int64_t kFallback = int64_t{32} << 20;
     for (const char* path : {"/sys/devices/system/cpu/cpu0/cache/index3/size",
