@@ -4,8 +4,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <tenet/tenet.hpp>
 
@@ -331,4 +334,39 @@ TEST_CASE("backward through a view of an expanded tensor is refused, not silentl
     auto w = x.expand({2, 3}).contiguous().t();  // the way around it
     w.sum().backward();
     CHECK(x.grad().to_vector() == std::vector<float>{2.0f, 2.0f, 2.0f});
+}
+
+// In-place writes record a write stamp that no other write shares (core/storage.hpp), so the
+// saved-tensor check stays exact without a lock-prefixed version increment.
+TEST_CASE("autograd: write stamps never repeat across threads, and concurrent writes are caught") {
+    constexpr int kPerThread = 10000;  // more than two of a thread's blocks of 4096
+    std::vector<uint64_t> first(kPerThread), second(kPerThread);
+    std::thread other([&] {
+        for (auto& s : second) s = tenet::detail::next_write_stamp();
+    });
+    for (auto& s : first) s = tenet::detail::next_write_stamp();
+    other.join();
+    std::vector<uint64_t> all = first;
+    all.insert(all.end(), second.begin(), second.end());
+    std::sort(all.begin(), all.end());
+    CHECK(std::adjacent_find(all.begin(), all.end()) == all.end());
+    CHECK(all.front() > 0);  // 0 means "never written"
+
+    // Two threads writing disjoint rows of one storage; a product saved one of its rows.
+    Tensor<float> base = tenet::zeros({2, 64});
+    auto w = tensor({1.0f}).requires_grad_();
+    Tensor<float> saved_row = base.index({1});
+    Tensor<float> out = (w * saved_row).sum();  // saves saved_row for w's gradient
+    const uint64_t before = base._version();
+    std::thread writer([&] {
+        Tensor<float> row = base.index({0});
+        for (int i = 0; i < 1000; ++i) row.add_(1.0f);
+    });
+    Tensor<float> row = base.index({1});
+    for (int i = 0; i < 1000; ++i) row.add_(1.0f);
+    writer.join();
+    CHECK(base._version() > before);
+    CHECK(base.index({0, 0}).item() == 1000.0f);
+    CHECK(base.index({1, 63}).item() == 1000.0f);
+    CHECK_THROWS_WITH(out.backward(), Catch::Contains("modified by an inplace operation"));
 }

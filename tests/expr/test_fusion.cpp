@@ -192,3 +192,58 @@ TEST_CASE("expr: noalias skips the aliasing temporary") {
     CHECK(host_allocator().stats().allocations == before_noalias);
     CHECK(c.to_vector() == std::vector<float>(9, 1.0f));
 }
+
+// TensorImpl caches is_contiguous (the tiny-op path reads the flag, not the strides); every
+// way of making or reshaping a tensor's geometry must keep the flag equal to the strides' answer.
+TEST_CASE("expr: the cached contiguity follows every view and in-place shape change") {
+    auto cached_matches = [](const TensorBase& t) {
+        return t.impl().contiguous == detail::is_contiguous(t.sizes(), t.strides());
+    };
+    Tensor<float> a = arange(0.0, 24.0, 1.0).view({2, 3, 4});
+    const std::vector<Tensor<float>> views = {a,
+                                              a.transpose(0, 1).contiguous(),
+                                              a.transpose(0, 2),
+                                              a.permute({1, 0, 2}),
+                                              a.select(1, 2),
+                                              a.narrow(2, 1, 2),
+                                              a.narrow(0, 1, 1),
+                                              a.index({Slice(), Slice(None, None, 2)}),
+                                              a.index({0}),
+                                              a.unsqueeze(1),
+                                              a.view({6, 4}),
+                                              a.flatten(),
+                                              a.index({Slice(), 0}).unsqueeze(0).expand({5, 2, 4}),
+                                              a.reshape({4, 6}).t()};
+    for (const auto& v : views) CHECK(cached_matches(v));
+    CHECK_FALSE(a.transpose(0, 2).is_contiguous());
+    CHECK(a.narrow(0, 1, 1).is_contiguous());
+
+    // In-place shape ops change the geometry every handle copy sees, and the flag with it.
+    Tensor<float> m = arange(0.0, 6.0, 1.0).view({2, 3});
+    Tensor<float> alias = m;
+    m.t_();
+    CHECK_FALSE(alias.is_contiguous());
+    CHECK(cached_matches(alias));
+    // The tiny-op path must see the transposed layout: y[i][j] = m0[j][i] + 1, m0[r][c] = 3r + c.
+    Tensor<float> y = zeros({3, 2});
+    y.assign(alias + 1.0f);
+    for (int64_t i = 0; i < 3; ++i)
+        for (int64_t j = 0; j < 2; ++j) CHECK(y.index({i, j}).item() == static_cast<float>(3 * j + i + 1));
+    m.transpose_(0, 1);
+    CHECK(alias.is_contiguous());
+    m.unsqueeze_(1);
+    CHECK(cached_matches(m));
+    m.squeeze_();
+    CHECK(cached_matches(m));
+    CHECK(m.is_contiguous());
+
+    // External memory with explicit strides (column-major 2 x 3).
+    std::vector<float> buffer = {0, 1, 2, 3, 4, 5};
+    Tensor<float> col = from_blob(buffer.data(), {2, 3}, {1, 2});
+    CHECK_FALSE(col.is_contiguous());
+    CHECK(cached_matches(col));
+    Tensor<float> sum = zeros({2, 3});
+    sum.assign(col + col);  // col[r][c] = buffer[r + 2c]
+    for (int64_t r = 0; r < 2; ++r)
+        for (int64_t c = 0; c < 3; ++c) CHECK(sum.index({r, c}).item() == 2.0f * static_cast<float>(r + 2 * c));
+}

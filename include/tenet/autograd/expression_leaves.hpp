@@ -123,7 +123,7 @@ struct SavedExpression {
     /// `n`: the node's name, a string that outlives the node (a literal, or backward_name<E>()).
     SavedExpression(const E& expr, const char* n) : e(expr), shape(expr.shape()), name(n) {
         size_t k = 0;
-        e->for_each_leaf([&](const TensorBase& t) { versions[k++] = t.impl().storage->version(); });
+        e->for_each_leaf([&](const TensorBase& t) { versions[k++] = VersionMark::of(t); });
     }
     /// The expression, after checking that no saved tensor was freed or modified in place.
     const E& unpack() const {
@@ -140,7 +140,7 @@ struct SavedExpression {
     std::optional<E> e;
     IntArray shape;
     const char* name;
-    std::array<uint64_t, E::num_leaves> versions;  ///< of the leaves' storages when saved
+    std::array<VersionMark, E::num_leaves> versions;  ///< of the leaves' storages when saved
 };
 
 }  // namespace tenet::autograd

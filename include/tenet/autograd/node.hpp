@@ -116,19 +116,30 @@ struct Node {
     detail::fail<error>(what.str());
 }
 
-/// Throws PyTorch's message when `tensor`, saved at storage version `version` as input
-/// `input_nr` of `node`, has been written in place since: the saved value is wrong.
-inline void check_version(const TensorBase& tensor, uint64_t version, std::string_view node, size_t input_nr) {
-    if (tensor.impl().storage->version() != version) throw_modified(tensor, version, node, input_nr);
+/// A storage's version and write stamp at one moment (StorageImpl::bump_version).
+struct VersionMark {
+    uint64_t version = 0;
+    uint64_t stamp = 0;
+
+    static VersionMark of(const TensorBase& t) {
+        const StorageImpl& s = *t.impl().storage;
+        return {s.version(), s.write_stamp()};
+    }
+};
+
+/// Throws PyTorch's message when `tensor`, saved at `mark` as input `input_nr` of `node`,
+/// has been written in place since: the saved value is wrong.
+inline void check_version(const TensorBase& tensor, VersionMark mark, std::string_view node, size_t input_nr) {
+    if (tensor.impl().storage->write_stamp() != mark.stamp) throw_modified(tensor, mark.version, node, input_nr);
 }
 
-/// A tensor saved for backward and the storage version it had then.
+/// A tensor saved for backward and its storage's version then.
 struct SavedVersion {
     TensorBase tensor;
-    uint64_t version = 0;
+    VersionMark mark;
 
-    static SavedVersion save(const TensorBase& t) { return {t, t.impl().storage->version()}; }
-    void check(std::string_view node, size_t input_nr) const { check_version(tensor, version, node, input_nr); }
+    static SavedVersion save(const TensorBase& t) { return {t, VersionMark::of(t)}; }
+    void check(std::string_view node, size_t input_nr) const { check_version(tensor, mark, node, input_nr); }
 };
 
 /// The metadata of t, created on first use.

@@ -57,6 +57,7 @@ private:
             TensorImpl from, to;
             from.sizes = view_sizes, from.strides = view_strides, from.offset = view_offset;
             to.sizes = base_sizes, to.strides = base_strides, to.offset = base_offset;
+            from.refresh_contiguous(), to.refresh_contiguous();
             set_history(base_grad, detail::make_pooled<ViewNode>(name_ == "AsStridedScatterBackward0"
                                                                      ? "AsStridedBackward0"
                                                                      : "AsStridedScatterBackward0",

@@ -15,6 +15,28 @@
 #include "tenet/core/device_backend.hpp"
 
 namespace tenet {
+namespace detail {
+
+/// Write stamps: numbers no two writes anywhere in the process share (0 = never written).
+/// Each thread takes them from its own block of 4096, so a write costs a thread-local
+/// increment, not a lock-prefixed one; 2^64 stamps do not run out.
+struct WriteStampBlock {
+    uint64_t next = 0, end = 0;
+};
+inline std::atomic<uint64_t> write_stamps_handed_out{0};
+inline thread_local WriteStampBlock write_stamp_block;  // trivial: no guard on access
+
+inline uint64_t next_write_stamp() {
+    constexpr uint64_t kBlock = 4096;
+    WriteStampBlock& b = write_stamp_block;
+    if (b.next == b.end) {
+        b.next = write_stamps_handed_out.fetch_add(kBlock, std::memory_order_relaxed) + 1;
+        b.end = b.next + kBlock;
+    }
+    return b.next++;
+}
+
+}  // namespace detail
 
 class StorageImpl {
 public:
@@ -52,9 +74,18 @@ public:
     Device device() const { return device_; }
     bool is_external() const { return external_; }
 
-    /// The version counter: bumped by every in-place modification.
+    /// The version counter (PyTorch's `_version`): one more after each in-place modification.
     uint64_t version() const { return version_.load(std::memory_order_relaxed); }
-    void bump_version() { version_.fetch_add(1, std::memory_order_relaxed); }
+    /// The last modification's write stamp: a saved stamp that differs means a write since.
+    uint64_t write_stamp() const { return stamp_.load(std::memory_order_relaxed); }
+    /// Records an in-place modification. No lock-prefixed instruction: a tiny op pays ~4 ns
+    /// for one on these machines (bench/ W7). The price: two threads writing disjoint views of
+    /// one storage at the same moment can lose one count of version(); the stamp each stores
+    /// is new either way, so autograd's check (which compares stamps) stays exact.
+    void bump_version() {
+        version_.store(version_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        stamp_.store(detail::next_write_stamp(), std::memory_order_relaxed);
+    }
 
 private:
     void* data_ = nullptr;
@@ -63,6 +94,7 @@ private:
     Deleter deleter_;
     bool external_ = false;
     std::atomic<uint64_t> version_{0};
+    std::atomic<uint64_t> stamp_{0};
 };
 
 using StoragePtr = std::shared_ptr<StorageImpl>;

@@ -671,6 +671,7 @@ private:
         impl().sizes = std::move(p->sizes);
         impl().strides = std::move(p->strides);
         impl().offset = p->offset;
+        impl().refresh_contiguous();
         return *this;
     }
 };

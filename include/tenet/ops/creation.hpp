@@ -370,6 +370,7 @@ Tensor<T> from_blob(T* data, const IntArray& sizes, const IntArray& strides,
     impl->sizes = sizes;
     impl->strides = strides;
     impl->dtype = dtype_of<T>;
+    impl->refresh_contiguous();
     return Tensor<T>(std::move(impl));
 }
 template <Element T>
