@@ -193,11 +193,12 @@ TEST_CASE("expr: noalias skips the aliasing temporary") {
     CHECK(c.to_vector() == std::vector<float>(9, 1.0f));
 }
 
-// TensorImpl caches is_contiguous (the tiny-op path reads the flag, not the strides); every
-// way of making or reshaping a tensor's geometry must keep the flag equal to the strides' answer.
-TEST_CASE("expr: the cached contiguity follows every view and in-place shape change") {
+// TensorImpl caches is_contiguous and numel (the tiny-op path reads them, not the geometry);
+// every way of making or reshaping a tensor's geometry must keep them equal to its answer.
+TEST_CASE("expr: the cached contiguity and element count follow every view and in-place shape change") {
     auto cached_matches = [](const TensorBase& t) {
-        return t.impl().contiguous == detail::is_contiguous(t.sizes(), t.strides());
+        return t.impl().contiguous() == detail::is_contiguous(t.sizes(), t.strides()) &&
+               t.impl().numel() == product(t.sizes());
     };
     Tensor<float> a = arange(0.0, 24.0, 1.0).view({2, 3, 4});
     const std::vector<Tensor<float>> views = {a,
@@ -215,6 +216,8 @@ TEST_CASE("expr: the cached contiguity follows every view and in-place shape cha
                                               a.index({Slice(), 0}).unsqueeze(0).expand({5, 2, 4}),
                                               a.reshape({4, 6}).t()};
     for (const auto& v : views) CHECK(cached_matches(v));
+    CHECK(a.index({Slice(), Slice(None, None, 2)}).numel() == 16);  // 2 x ceil(3 / 2) x 4
+    CHECK(a.index({Slice(), 0}).unsqueeze(0).expand({5, 2, 4}).numel() == 40);
     CHECK_FALSE(a.transpose(0, 2).is_contiguous());
     CHECK(a.narrow(0, 1, 1).is_contiguous());
 

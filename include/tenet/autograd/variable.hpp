@@ -21,17 +21,19 @@ namespace autograd {
 /// elements repeat) sums instead.
 template <class T>
 struct ViewNode final : Node {
+    /// Where a tensor's elements lie in its storage.
+    struct Geometry {
+        IntArray sizes, strides;
+        int64_t offset = 0;
+    };
+
     ViewNode(const TensorBase& base, const TensorBase& view, std::string n)
-        : ViewNode(std::move(n), base.impl(), view.impl(), gradient_edge(base)) {}
-    /// The node of `view` taken from `base` (geometries over one storage); its gradient goes to `input`.
-    ViewNode(std::string n, const TensorImpl& base, const TensorImpl& view, Edge input)
-        : name_(std::move(n)),
-          base_sizes(base.sizes),
-          base_strides(base.strides),
-          base_offset(base.offset),
-          view_sizes(view.sizes),
-          view_strides(view.strides),
-          view_offset(view.offset) {
+        : ViewNode(std::move(n), {base.sizes(), base.strides(), base.storage_offset()},
+                   {view.sizes(), view.strides(), view.storage_offset()}, gradient_edge(base)) {}
+    /// The node of a view of geometry `view` taken from one of geometry `base` (over one
+    /// storage); its gradient goes to `input`.
+    ViewNode(std::string n, Geometry base, Geometry view, Edge input)
+        : name_(std::move(n)), base_(std::move(base)), view_(std::move(view)) {
         next_edges = {std::move(input)};
     }
     std::string name() const override { return name_; }
@@ -40,46 +42,39 @@ struct ViewNode final : Node {
         return {base_gradient(Tensor<T>(grads[0].impl_ptr()))};
     }
     std::string name_;
-    IntArray base_sizes, base_strides;
-    int64_t base_offset;
-    IntArray view_sizes, view_strides;
-    int64_t view_offset;
+    Geometry base_, view_;
 
 private:
     /// The base's gradient, recorded under create_graph. The scatter is linear: its own
     /// backward is the view again, read from the gradient laid out like the base (a ViewNode
     /// with the two geometries swapped).
     TensorBase base_gradient(const Tensor<T>& g) const {
-        if (name_ == "ExpandBackward0") return graph_sum_to(g, base_sizes);
+        if (name_ == "ExpandBackward0") return graph_sum_to(g, base_.sizes);
         TensorBase base_grad = scatter(g);
         if (GradMode::is_enabled() && requires_grad(g)) {
             // The reverse node's "base" is laid out like the view (g), its "view" like the base.
-            TensorImpl from, to;
-            from.sizes = view_sizes, from.strides = view_strides, from.offset = view_offset;
-            to.sizes = base_sizes, to.strides = base_strides, to.offset = base_offset;
-            from.refresh_contiguous(), to.refresh_contiguous();
             set_history(base_grad, detail::make_pooled<ViewNode>(name_ == "AsStridedScatterBackward0"
                                                                      ? "AsStridedBackward0"
                                                                      : "AsStridedScatterBackward0",
-                                                                 from, to, gradient_edge(g)));
+                                                                 view_, base_, gradient_edge(g)));
         }
         return base_grad;
     }
     /// The base's gradient: zero except where the view's elements lie, which receive g.
     TensorBase scatter(const Tensor<T>& g) const {
         // The scatter below relies on every base element having its own storage element.
-        for (size_t d = 0; d < base_sizes.size(); ++d)
-            if (base_strides[d] == 0 && base_sizes[d] > 1)
-                detail::fail<error>(name_, ": backward through a view of an expanded tensor (sizes ", base_sizes,
-                                    ", strides ", base_strides,
+        for (size_t d = 0; d < base_.sizes.size(); ++d)
+            if (base_.strides[d] == 0 && base_.sizes[d] > 1)
+                detail::fail<error>(name_, ": backward through a view of an expanded tensor (sizes ", base_.sizes,
+                                    ", strides ", base_.strides,
                                     ") is not supported by tenet's autograd yet; call .contiguous() before the view");
         // Scatter g into zeros laid out as the storage both geometries index into.
-        const int64_t extent = std::max(detail::storage_extent(base_sizes, base_strides, base_offset),
-                                        detail::storage_extent(view_sizes, view_strides, view_offset));
+        const int64_t extent = std::max(detail::storage_extent(base_.sizes, base_.strides, base_.offset),
+                                        detail::storage_extent(view_.sizes, view_.strides, view_.offset));
         Tensor<T> scratch = zeros<T>({std::max<int64_t>(extent, 1)}, g.device());
-        Tensor<T>(detail::make_view(scratch.impl(), view_sizes, view_strides, view_offset)).copy_data_(g);
-        Tensor<T> base_grad(detail::make_view(scratch.impl(), base_sizes, base_strides, base_offset));
-        return base_grad.is_contiguous() && base_offset == 0 ? base_grad : base_grad.clone();
+        Tensor<T>(detail::make_view(scratch.impl(), view_.sizes, view_.strides, view_.offset)).copy_data_(g);
+        Tensor<T> base_grad(detail::make_view(scratch.impl(), base_.sizes, base_.strides, base_.offset));
+        return base_grad.is_contiguous() && base_.offset == 0 ? base_grad : base_grad.clone();
     }
 };
 

@@ -48,18 +48,18 @@ inline void check_host_access(const TensorBase& t, const char* op) {
 
 /// PyTorch refuses to write to a tensor in which two indices share one element.
 inline void check_no_internal_overlap(const TensorImpl& t, const char* op) {
-    for (size_t d = 0; d < t.sizes.size(); ++d)
-        if (t.strides[d] == 0 && t.sizes[d] > 1)
+    for (size_t d = 0; d < t.sizes().size(); ++d)
+        if (t.strides()[d] == 0 && t.sizes()[d] > 1)
             fail<error>(op, ": unsupported operation: more than one element of the written-to tensor refers to a "
-                            "single memory location (sizes ", t.sizes, ", strides ", t.strides,
+                            "single memory location (sizes ", t.sizes(), ", strides ", t.strides(),
                         "). Please clone() the tensor before performing the operation.");
 }
 
 /// Whether the storage bytes touched by two views of one storage may intersect.
 inline bool may_overlap(const TensorImpl& a, const TensorImpl& b) {
     if (a.storage != b.storage) return false;
-    const int64_t a_end = storage_extent(a.sizes, a.strides, a.offset) * a.dtype.itemsize();
-    const int64_t b_end = storage_extent(b.sizes, b.strides, b.offset) * b.dtype.itemsize();
+    const int64_t a_end = storage_extent(a.sizes(), a.strides(), a.offset) * a.dtype.itemsize();
+    const int64_t b_end = storage_extent(b.sizes(), b.strides(), b.offset) * b.dtype.itemsize();
     if (a_end == 0 || b_end == 0) return false;
     const int64_t a_begin = a.offset * a.dtype.itemsize(), b_begin = b.offset * b.dtype.itemsize();
     return a_begin < b_end && b_begin < a_end;
@@ -182,8 +182,8 @@ public:
                                       ", got ", idx.size());
         int64_t offset = impl().offset;
         for (size_t d = 0; d < idx.size(); ++d)
-            offset += detail::wrap_index(idx[d], impl().sizes[d], static_cast<int64_t>(d), "operator()") *
-                      impl().strides[d];
+            offset += detail::wrap_index(idx[d], impl().sizes()[d], static_cast<int64_t>(d), "operator()") *
+                      impl().strides()[d];
         return static_cast<T*>(impl().storage->data())[offset];
     }
 
@@ -233,7 +233,7 @@ public:
     /// A view when the strides allow it, else a contiguous copy.
     Tensor reshape(const IntArray& shape) const {
         const IntArray sizes = detail::infer_size(shape, numel(), "reshape");
-        if (detail::view_strides(impl().sizes, impl().strides, sizes)) return view(sizes);
+        if (detail::view_strides(impl().sizes(), impl().strides(), sizes)) return view(sizes);
         return contiguous_copy().view(sizes);
     }
     template <class U>
@@ -668,10 +668,8 @@ private:
     }
     /// The in-place shape ops change this tensor's own geometry (seen through every handle copy).
     Tensor& reshape_in_place(TensorImplPtr p) {
-        impl().sizes = std::move(p->sizes);
-        impl().strides = std::move(p->strides);
+        impl().set_geometry(p->sizes(), p->strides());
         impl().offset = p->offset;
-        impl().refresh_contiguous();
         return *this;
     }
 };

@@ -23,20 +23,35 @@ namespace autograd {
 struct AutogradMeta;  // autograd/node.hpp
 }
 
-struct TensorImpl {
+class TensorImpl {
+public:
     StoragePtr storage;
     int64_t offset = 0;
-    IntArray sizes;
-    IntArray strides;
     DType dtype = ScalarType::Float32;
-    /// detail::is_contiguous(sizes, strides), cached because every op on a tiny tensor asks it
-    /// (W7 in bench/: 4 ns of a 30 ns op). Whoever sets sizes or strides calls refresh_contiguous().
-    bool contiguous = true;
     /// requires_grad, grad, grad_fn: created by the autograd layer on first use. Views get
     /// their own (a view of a tensor that requires grad is recorded as a ViewBackward).
     std::shared_ptr<autograd::AutogradMeta> autograd;
 
-    void refresh_contiguous() { contiguous = detail::is_contiguous(sizes, strides); }
+    const IntArray& sizes() const { return sizes_; }
+    const IntArray& strides() const { return strides_; }
+    /// detail::is_contiguous(sizes, strides) and product(sizes), cached because every op on a
+    /// tiny tensor asks them (W7 in bench/: a few ns of a 30 ns op).
+    bool contiguous() const { return contiguous_; }
+    int64_t numel() const { return numel_; }
+
+    /// The one way to set sizes and strides, so that the cached facts always follow them.
+    void set_geometry(IntArray sizes, IntArray strides) {
+        sizes_ = std::move(sizes);
+        strides_ = std::move(strides);
+        contiguous_ = detail::is_contiguous(sizes_, strides_);
+        numel_ = product(sizes_);
+    }
+
+private:
+    IntArray sizes_;  // a 0-d tensor until set_geometry
+    IntArray strides_;
+    int64_t numel_ = 1;
+    bool contiguous_ = true;
 };
 
 using TensorImplPtr = std::shared_ptr<TensorImpl>;
@@ -61,10 +76,8 @@ inline TensorImplPtr make_dense_impl(const IntArray& sizes, IntArray strides, DT
     const int64_t extent = storage_extent(sizes, strides, 0);
     auto impl = detail::make_pooled<TensorImpl>();
     impl->storage = detail::make_pooled<StorageImpl>(static_cast<size_t>(extent * dtype.itemsize()), device);
-    impl->sizes = sizes;
-    impl->strides = std::move(strides);
+    impl->set_geometry(sizes, std::move(strides));
     impl->dtype = dtype;
-    impl->refresh_contiguous();
     return impl;
 }
 
@@ -79,10 +92,8 @@ inline TensorImplPtr make_view(const TensorImpl& base, IntArray sizes, IntArray 
     auto impl = detail::make_pooled<TensorImpl>();
     impl->storage = base.storage;
     impl->offset = offset;
-    impl->sizes = std::move(sizes);
-    impl->strides = std::move(strides);
+    impl->set_geometry(std::move(sizes), std::move(strides));
     impl->dtype = base.dtype;
-    impl->refresh_contiguous();
     return impl;
 }
 
@@ -97,20 +108,20 @@ public:
     /// False for a default-constructed handle that refers to no tensor.
     bool defined() const { return impl_ != nullptr; }
 
-    const IntArray& sizes() const { return impl().sizes; }
-    const IntArray& shape() const { return impl().sizes; }
+    const IntArray& sizes() const { return impl().sizes(); }
+    const IntArray& shape() const { return impl().sizes(); }
     /// Size of dimension `d`; negative `d` counts from the end.
-    int64_t size(int64_t d) const { return impl().sizes[detail::wrap_dim(d, dim(), "size")]; }
-    int64_t dim() const { return static_cast<int64_t>(impl().sizes.size()); }
+    int64_t size(int64_t d) const { return impl().sizes()[detail::wrap_dim(d, dim(), "size")]; }
+    int64_t dim() const { return static_cast<int64_t>(impl().sizes().size()); }
     int64_t ndim() const { return dim(); }
-    int64_t numel() const { return product(impl().sizes); }
-    const IntArray& stride() const { return impl().strides; }
-    const IntArray& strides() const { return impl().strides; }
-    int64_t stride(int64_t d) const { return impl().strides[detail::wrap_dim(d, dim(), "stride")]; }
+    int64_t numel() const { return impl().numel(); }
+    const IntArray& stride() const { return impl().strides(); }
+    const IntArray& strides() const { return impl().strides(); }
+    int64_t stride(int64_t d) const { return impl().strides()[detail::wrap_dim(d, dim(), "stride")]; }
     int64_t storage_offset() const { return impl().offset; }
-    bool is_contiguous() const { return impl().contiguous; }
+    bool is_contiguous() const { return impl().contiguous(); }
     bool is_non_overlapping_and_dense() const {
-        return detail::is_non_overlapping_and_dense(impl().sizes, impl().strides);
+        return detail::is_non_overlapping_and_dense(impl().sizes(), impl().strides());
     }
     DType dtype() const { return impl().dtype; }
     DType scalar_type() const { return impl().dtype; }
@@ -148,20 +159,20 @@ namespace detail {
 // ---- View geometry: each returns a new TensorImpl sharing the storage. -------------
 
 inline TensorImplPtr view(const TensorImpl& t, const IntArray& shape) {
-    const IntArray sizes = infer_size(shape, product(t.sizes), "view");
-    auto strides = view_strides(t.sizes, t.strides, sizes);
+    const IntArray sizes = infer_size(shape, product(t.sizes()), "view");
+    auto strides = view_strides(t.sizes(), t.strides(), sizes);
     if (!strides)
         fail<shape_error>("view: view size is not compatible with input tensor's size and stride (at least one "
                           "dimension spans across two contiguous subspaces): input sizes ",
-                          t.sizes, ", strides ", t.strides, ", requested shape ", shape, ". Use .reshape(...) instead.");
+                          t.sizes(), ", strides ", t.strides(), ", requested shape ", shape, ". Use .reshape(...) instead.");
     return make_view(t, sizes, std::move(*strides), t.offset);
 }
 
 inline TensorImplPtr transpose(const TensorImpl& t, int64_t d0, int64_t d1) {
-    const auto n = static_cast<int64_t>(t.sizes.size());
+    const auto n = static_cast<int64_t>(t.sizes().size());
     d0 = wrap_dim(d0, n, "transpose");
     d1 = wrap_dim(d1, n, "transpose");
-    IntArray sizes = t.sizes, strides = t.strides;
+    IntArray sizes = t.sizes(), strides = t.strides();
     if (n > 0) {
         std::swap(sizes[d0], sizes[d1]);
         std::swap(strides[d0], strides[d1]);
@@ -170,13 +181,13 @@ inline TensorImplPtr transpose(const TensorImpl& t, int64_t d0, int64_t d1) {
 }
 
 inline TensorImplPtr matrix_t(const TensorImpl& t) {
-    const auto n = static_cast<int64_t>(t.sizes.size());
-    if (n > 2) fail<shape_error>("t: expects a tensor with <= 2 dimensions, but self is ", n, "D (sizes ", t.sizes, ")");
-    return n < 2 ? make_view(t, t.sizes, t.strides, t.offset) : transpose(t, 0, 1);
+    const auto n = static_cast<int64_t>(t.sizes().size());
+    if (n > 2) fail<shape_error>("t: expects a tensor with <= 2 dimensions, but self is ", n, "D (sizes ", t.sizes(), ")");
+    return n < 2 ? make_view(t, t.sizes(), t.strides(), t.offset) : transpose(t, 0, 1);
 }
 
 inline TensorImplPtr permute(const TensorImpl& t, const IntArray& dims) {
-    const auto n = static_cast<int64_t>(t.sizes.size());
+    const auto n = static_cast<int64_t>(t.sizes().size());
     if (static_cast<int64_t>(dims.size()) != n)
         fail<shape_error>("permute: number of dims don't match in permute: the tensor has ", n,
                           " dims but the permutation ", dims, " has ", dims.size());
@@ -186,59 +197,66 @@ inline TensorImplPtr permute(const TensorImpl& t, const IntArray& dims) {
         const int64_t d = wrap_dim(dims[i], n, "permute");
         if (seen[d]) fail<index_error>("permute: repeated dim ", dims[i], " in permutation ", dims);
         seen[d] = true;
-        sizes[i] = t.sizes[d];
-        strides[i] = t.strides[d];
+        sizes[i] = t.sizes()[d];
+        strides[i] = t.strides()[d];
     }
     return make_view(t, std::move(sizes), std::move(strides), t.offset);
 }
 
 inline TensorImplPtr expand(const TensorImpl& t, const IntArray& target) {
-    auto [sizes, strides] = expand_geometry(t.sizes, t.strides, target, "expand");
+    auto [sizes, strides] = expand_geometry(t.sizes(), t.strides(), target, "expand");
     return make_view(t, std::move(sizes), std::move(strides), t.offset);
 }
 
 inline TensorImplPtr narrow(const TensorImpl& t, int64_t dim, int64_t start, int64_t length) {
-    if (t.sizes.empty()) fail<shape_error>("narrow: narrow() cannot be applied to a 0-dim tensor");
-    dim = wrap_dim(dim, static_cast<int64_t>(t.sizes.size()), "narrow");
-    const int64_t size = t.sizes[dim];
+    if (t.sizes().empty()) fail<shape_error>("narrow: narrow() cannot be applied to a 0-dim tensor");
+    dim = wrap_dim(dim, static_cast<int64_t>(t.sizes().size()), "narrow");
+    const int64_t size = t.sizes()[dim];
     if (start < -size || start > size)
         fail<index_error>("narrow: start (", start, ") is out of range for dimension ", dim, " with size ", size);
     if (start < 0) start += size;
     if (length < 0 || start + length > size)
         fail<index_error>("narrow: start (", start, ") + length (", length, ") exceeds dimension size (", size,
                           ") of dimension ", dim);
-    IntArray sizes = t.sizes;
+    IntArray sizes = t.sizes();
     sizes[dim] = length;
-    return make_view(t, std::move(sizes), t.strides, t.offset + start * t.strides[dim]);
+    return make_view(t, std::move(sizes), t.strides(), t.offset + start * t.strides()[dim]);
 }
 
 inline TensorImplPtr select(const TensorImpl& t, int64_t dim, int64_t index) {
-    if (t.sizes.empty()) fail<index_error>("select: select() cannot be applied to a 0-dim tensor");
-    dim = wrap_dim(dim, static_cast<int64_t>(t.sizes.size()), "select");
-    index = wrap_index(index, t.sizes[dim], dim, "select");
-    IntArray sizes = t.sizes, strides = t.strides;
+    if (t.sizes().empty()) fail<index_error>("select: select() cannot be applied to a 0-dim tensor");
+    dim = wrap_dim(dim, static_cast<int64_t>(t.sizes().size()), "select");
+    index = wrap_index(index, t.sizes()[dim], dim, "select");
+    IntArray sizes = t.sizes(), strides = t.strides();
     const int64_t offset = t.offset + index * strides[dim];
     sizes.erase(static_cast<size_t>(dim));
     strides.erase(static_cast<size_t>(dim));
     return make_view(t, std::move(sizes), std::move(strides), offset);
 }
 
-/// Python slicing of one dim: clamps the bounds, as PyTorch does; the step must be positive.
-inline TensorImplPtr slice(const TensorImpl& t, int64_t dim, const Slice& s) {
-    if (t.sizes.empty()) fail<index_error>("slice: slice() cannot be applied to a 0-dim tensor");
-    dim = wrap_dim(dim, static_cast<int64_t>(t.sizes.size()), "slice");
+/// Python slicing of one dim of the geometry (sizes, strides, offset), in place: clamps the
+/// bounds, as PyTorch does; the step must be positive.
+inline void slice_geometry(IntArray& sizes, IntArray& strides, int64_t& offset, int64_t dim, const Slice& s) {
+    if (sizes.empty()) fail<index_error>("slice: slice() cannot be applied to a 0-dim tensor");
+    dim = wrap_dim(dim, static_cast<int64_t>(sizes.size()), "slice");
     if (s.step() <= 0) fail<value_error>("slice: step must be greater than zero, got ", s.step());
-    const int64_t size = t.sizes[dim];
+    const int64_t size = sizes[dim];
     auto clamp_bound = [size](int64_t v) {
         if (v < 0) v += size;
         return std::clamp<int64_t>(v, 0, size);
     };
     const int64_t start = s.start() ? clamp_bound(*s.start()) : 0;
     const int64_t stop = std::max(start, s.stop() ? clamp_bound(*s.stop()) : size);
-    IntArray sizes = t.sizes, strides = t.strides;
+    offset += start * strides[dim];
     sizes[dim] = (stop - start + s.step() - 1) / s.step();
     strides[dim] *= s.step();
-    return make_view(t, std::move(sizes), std::move(strides), t.offset + start * t.strides[dim]);
+}
+
+inline TensorImplPtr slice(const TensorImpl& t, int64_t dim, const Slice& s) {
+    IntArray sizes = t.sizes(), strides = t.strides();
+    int64_t offset = t.offset;
+    slice_geometry(sizes, strides, offset, dim, s);
+    return make_view(t, std::move(sizes), std::move(strides), offset);
 }
 
 /// Inserts a dim of size 1 at `dim` (already in [0, ndim]) into sizes/strides.
@@ -249,9 +267,9 @@ inline void insert_unit_dim(IntArray& sizes, IntArray& strides, size_t dim) {
 }
 
 inline TensorImplPtr unsqueeze(const TensorImpl& t, int64_t dim) {
-    const auto n = static_cast<int64_t>(t.sizes.size());
+    const auto n = static_cast<int64_t>(t.sizes().size());
     dim = wrap_dim(dim, n + 1, "unsqueeze");
-    IntArray sizes = t.sizes, strides = t.strides;
+    IntArray sizes = t.sizes(), strides = t.strides();
     insert_unit_dim(sizes, strides, static_cast<size_t>(dim));
     return make_view(t, std::move(sizes), std::move(strides), t.offset);
 }
@@ -259,13 +277,13 @@ inline TensorImplPtr unsqueeze(const TensorImpl& t, int64_t dim) {
 /// Drops size-1 dims: all of them, or only `dim` (a no-op when its size is not 1).
 inline TensorImplPtr squeeze(const TensorImpl& t, std::optional<int64_t> dim) {
     IntArray sizes, strides;
-    const auto n = static_cast<int64_t>(t.sizes.size());
+    const auto n = static_cast<int64_t>(t.sizes().size());
     const int64_t only = dim ? wrap_dim(*dim, n, "squeeze") : -1;
     for (int64_t i = 0; i < n; ++i) {
-        const bool drop = t.sizes[i] == 1 && (!dim || i == only);
+        const bool drop = t.sizes()[i] == 1 && (!dim || i == only);
         if (drop) continue;
-        sizes.push_back(t.sizes[i]);
-        strides.push_back(t.strides[i]);
+        sizes.push_back(t.sizes()[i]);
+        strides.push_back(t.strides()[i]);
     }
     return make_view(t, std::move(sizes), std::move(strides), t.offset);
 }
@@ -273,7 +291,7 @@ inline TensorImplPtr squeeze(const TensorImpl& t, std::optional<int64_t> dim) {
 /// Applies a LibTorch-style index list (integers, slices, None, Ellipsis, bools).
 inline TensorImplPtr index(const TensorImpl& t, std::initializer_list<TensorIndex> indices) {
     using Kind = TensorIndex::Kind;
-    const auto n = static_cast<int64_t>(t.sizes.size());
+    const auto n = static_cast<int64_t>(t.sizes().size());
     int64_t consumed = 0;
     int ellipses = 0;
     for (const auto& ix : indices) {
@@ -284,7 +302,7 @@ inline TensorImplPtr index(const TensorImpl& t, std::initializer_list<TensorInde
     if (consumed > n)
         fail<index_error>("index: too many indices for tensor of dimension ", n, " (got ", consumed, ")");
 
-    IntArray sizes = t.sizes, strides = t.strides;
+    IntArray sizes = t.sizes(), strides = t.strides();
     int64_t offset = t.offset;
     size_t d = 0;  // the next dim of the result to index
     int64_t source_dim = 0;  // the matching dim of `t`, for error messages
@@ -298,16 +316,11 @@ inline TensorImplPtr index(const TensorImpl& t, std::initializer_list<TensorInde
                 ++source_dim;
                 break;
             }
-            case Kind::Slice: {
-                TensorImpl tmp{t.storage, offset, sizes, strides, t.dtype, detail::is_contiguous(sizes, strides), nullptr};
-                auto sliced = slice(tmp, static_cast<int64_t>(d), ix.slice());
-                offset = sliced->offset;
-                sizes = std::move(sliced->sizes);
-                strides = std::move(sliced->strides);
+            case Kind::Slice:
+                slice_geometry(sizes, strides, offset, static_cast<int64_t>(d), ix.slice());
                 ++d;
                 ++source_dim;
                 break;
-            }
             case Kind::None:
             case Kind::Boolean:
                 insert_unit_dim(sizes, strides, d);

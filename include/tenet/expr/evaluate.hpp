@@ -243,12 +243,12 @@ template <class T, class E>
 FlatOperands<E::num_leaves> flat_operands(const Tensor<T>& dst, const E& e) {
     FlatOperands<E::num_leaves> f;
     const TensorImpl& d = dst.impl();
-    f.flat = d.contiguous;
+    f.flat = d.contiguous();
     size_t k = 0;
     e.for_each_leaf([&](const auto& leaf) {
         using V = typename std::remove_cvref_t<decltype(leaf)>::value_type;
         const TensorImpl& l = leaf.impl();
-        f.flat = f.flat && l.contiguous && l.sizes == d.sizes;
+        f.flat = f.flat && l.contiguous() && l.sizes() == d.sizes();
         f.on_host = f.on_host && l.storage->device().is_cpu();
         f.ptrs[k++] = static_cast<const V*>(l.storage->data()) + l.offset;
         if (l.storage == d.storage && may_overlap(d, l)) f.overlaps |= sizeof(V) != sizeof(T) || l.offset != d.offset;

@@ -367,10 +367,8 @@ Tensor<T> from_blob(T* data, const IntArray& sizes, const IntArray& strides,
     auto impl = detail::make_pooled<TensorImpl>();
     impl->storage = detail::make_pooled<StorageImpl>(static_cast<void*>(data), static_cast<size_t>(extent) * sizeof(T),
                                                   options.device(), std::move(deleter));
-    impl->sizes = sizes;
-    impl->strides = strides;
+    impl->set_geometry(sizes, strides);
     impl->dtype = dtype_of<T>;
-    impl->refresh_contiguous();
     return Tensor<T>(std::move(impl));
 }
 template <Element T>
