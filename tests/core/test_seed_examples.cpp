@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <optional>
+#include <thread>
 #include <vector>
 
 #include "tenet/tenet.hpp"  // the sub-headers are not standalone: autograd hooks are defined last
@@ -115,6 +117,43 @@ TEST_CASE("seed: copying a handle aliases the tensor (TensorImpl semantics)") {
     CHECK(w.is_alias_of(x));
     w(2, 1) = 50;
     CHECK(y(2, 1, 0) == 50);
+}
+
+// Handles share ownership across threads (TensorImplPtr counts owners in the TensorImpl): the
+// count stays exact under concurrent copies, and the tensor, with its storage, is freed when
+// the last handle goes, on whichever thread drops it.
+TEST_CASE("seed: a tensor lives while any handle to it does, on any thread") {
+    auto& alloc = tenet::host_allocator();
+    const int64_t before = alloc.stats().in_use_bytes;
+    std::optional<tenet::Tensor<float>> x = tenet::full({1000}, 2.0f);
+    const int64_t with_x = alloc.stats().in_use_bytes;
+    CHECK(with_x > before);
+    CHECK(x->impl_ptr().use_count() == 1);
+
+    std::vector<tenet::Tensor<float>> kept(2);
+    auto churn = [&](size_t k) {
+        for (int i = 0; i < 20000; ++i) {
+            tenet::Tensor<float> copy = *x;
+            auto e = copy + *x;  // an expression's leaves own handles too
+            auto e2 = e;
+            (void)e2;
+        }
+        kept[k] = *x;
+    };
+    std::thread t0(churn, 0), t1(churn, 1);
+    t0.join();
+    t1.join();
+    CHECK(x->impl_ptr().use_count() == 3);
+    CHECK(kept[1].is_same(*x));
+
+    x.reset();
+    CHECK(kept[0].impl_ptr().use_count() == 2);
+    CHECK(alloc.stats().in_use_bytes == with_x);  // still owned by the two kept handles
+    std::thread([&] { kept[0] = tenet::Tensor<float>(); }).join();
+    CHECK(kept[1].impl_ptr().use_count() == 1);
+    CHECK(kept[1].sum().item() == 2000.0f);
+    std::thread([&] { kept[1] = tenet::Tensor<float>(); }).join();
+    CHECK(alloc.stats().in_use_bytes == before);
 }
 
 TEST_CASE("seed: the version counter counts in-place writes through any view") {

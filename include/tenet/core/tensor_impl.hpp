@@ -5,13 +5,17 @@
 // depend on T (metadata, views) lives here and is compiled once, not once per T.
 
 #include <algorithm>
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <vector>
 #include <memory>
+#include <new>
 #include <utility>
 
+#include "tenet/core/allocator.hpp"
 #include "tenet/core/dtype.hpp"
 #include "tenet/core/geometry.hpp"
 #include "tenet/core/indexing.hpp"
@@ -22,6 +26,8 @@ namespace tenet {
 namespace autograd {
 struct AutogradMeta;  // autograd/node.hpp
 }
+
+class TensorImplPtr;
 
 class TensorImpl {
 public:
@@ -48,13 +54,58 @@ public:
     }
 
 private:
+    friend class TensorImplPtr;
     IntArray sizes_;  // a 0-d tensor until set_geometry
     IntArray strides_;
     int64_t numel_ = 1;
     bool contiguous_ = true;
+    std::atomic<int64_t> owners_{1};  // the handles to this object; TensorImplPtr::make returns the first
 };
 
-using TensorImplPtr = std::shared_ptr<TensorImpl>;
+/// An owning handle to a TensorImpl, shared like std::shared_ptr. The count of owners lives in
+/// the TensorImpl itself, so a handle is one pointer and copying or dropping one is a single
+/// inlined atomic update: a tiny op copies and drops one handle per operand (W7 in bench/),
+/// where std::shared_ptr's release is an out-of-line call.
+class TensorImplPtr {
+public:
+    TensorImplPtr() = default;
+    TensorImplPtr(std::nullptr_t) {}
+    TensorImplPtr(const TensorImplPtr& o) noexcept : p_(o.p_) {
+        if (p_) p_->owners_.fetch_add(1, std::memory_order_relaxed);
+    }
+    TensorImplPtr(TensorImplPtr&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
+    TensorImplPtr& operator=(TensorImplPtr o) noexcept {  // by value: copy and move, self-assignment safe
+        std::swap(p_, o.p_);
+        return *this;
+    }
+    ~TensorImplPtr() {
+        // The last owner's decrement must see every other owner's writes before destroying.
+        if (p_ && p_->owners_.fetch_sub(1, std::memory_order_acq_rel) == 1) destroy(p_);
+    }
+
+    /// A new TensorImpl (a 0-d geometry, no storage) from the object pool; this handle is its one owner.
+    static TensorImplPtr make() {
+        TensorImplPtr h;
+        h.p_ = new (detail::ObjectPool::allocate(sizeof(TensorImpl))) TensorImpl();
+        return h;
+    }
+
+    TensorImpl* get() const { return p_; }
+    TensorImpl& operator*() const { return *p_; }
+    TensorImpl* operator->() const { return p_; }
+    explicit operator bool() const { return p_ != nullptr; }
+    /// The number of handles to the TensorImpl (0 for a null handle), as std::shared_ptr's.
+    int64_t use_count() const { return p_ ? p_->owners_.load(std::memory_order_acquire) : 0; }
+    friend bool operator==(const TensorImplPtr& a, const TensorImplPtr& b) { return a.p_ == b.p_; }
+    friend bool operator==(const TensorImplPtr& a, std::nullptr_t) { return a.p_ == nullptr; }
+
+private:
+    static void destroy(TensorImpl* p) noexcept {
+        p->~TensorImpl();
+        detail::ObjectPool::deallocate(p, sizeof(TensorImpl));
+    }
+    TensorImpl* p_ = nullptr;
+};
 
 namespace detail {
 
@@ -74,7 +125,7 @@ inline TensorImplPtr make_dense_impl(const IntArray& sizes, IntArray strides, DT
     if (overflow)
         fail<shape_error>("empty: a tensor of sizes ", sizes, " and dtype ", dtype, " is too large to allocate");
     const int64_t extent = storage_extent(sizes, strides, 0);
-    auto impl = detail::make_pooled<TensorImpl>();
+    auto impl = TensorImplPtr::make();
     impl->storage = detail::make_pooled<StorageImpl>(static_cast<size_t>(extent * dtype.itemsize()), device);
     impl->set_geometry(sizes, std::move(strides));
     impl->dtype = dtype;
@@ -89,7 +140,7 @@ inline TensorImplPtr make_contiguous_impl(const IntArray& sizes, DType dtype, De
 
 /// A view of `base`'s storage with new geometry.
 inline TensorImplPtr make_view(const TensorImpl& base, IntArray sizes, IntArray strides, int64_t offset) {
-    auto impl = detail::make_pooled<TensorImpl>();
+    auto impl = TensorImplPtr::make();
     impl->storage = base.storage;
     impl->offset = offset;
     impl->set_geometry(std::move(sizes), std::move(strides));

@@ -364,7 +364,7 @@ Tensor<T> from_blob(T* data, const IntArray& sizes, const IntArray& strides,
     if (sizes.size() != strides.size())
         detail::fail<shape_error>("from_blob: sizes ", sizes, " and strides ", strides, " must have the same length");
     const int64_t extent = detail::storage_extent(sizes, strides, 0);
-    auto impl = detail::make_pooled<TensorImpl>();
+    auto impl = TensorImplPtr::make();
     impl->storage = detail::make_pooled<StorageImpl>(static_cast<void*>(data), static_cast<size_t>(extent) * sizeof(T),
                                                   options.device(), std::move(deleter));
     impl->set_geometry(sizes, strides);
