@@ -53,7 +53,7 @@ constexpr ScalarType scalar_type_of() {
 /// A run-time element type. Prints as PyTorch does, with tenet's prefix: `tenet.float32`.
 class DType {
 public:
-    constexpr DType(ScalarType s) : type_(s) {}  // NOLINT: implicit on purpose, like c10
+    constexpr DType(ScalarType s) noexcept : type_(s) {}  // NOLINT: implicit on purpose, like c10
     constexpr ScalarType scalar_type() const { return type_; }
 
     // Switches, not local arrays: GCC builds a local constexpr array on the stack at every call,

@@ -21,7 +21,7 @@ public:
     using iterator = int64_t*;
     using const_iterator = const int64_t*;
 
-    IntArray() {}  // user-provided: the inline buffer stays uninitialised
+    IntArray() noexcept {}  // user-provided: the inline buffer stays uninitialised
     explicit IntArray(size_t n, int64_t value = 0) { assign_fill(n, value); }
     IntArray(std::initializer_list<int64_t> values) { assign_copy(values.begin(), values.size()); }
     IntArray(std::span<const int64_t> values) { assign_copy(values.data(), values.size()); }

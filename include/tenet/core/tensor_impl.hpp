@@ -13,6 +13,7 @@
 #include <vector>
 #include <memory>
 #include <new>
+#include <type_traits>
 #include <utility>
 
 #include "tenet/core/allocator.hpp"
@@ -85,8 +86,9 @@ public:
 
     /// A new TensorImpl (a 0-d geometry, no storage) from the object pool; this handle is its one owner.
     static TensorImplPtr make() {
+        static_assert(std::is_nothrow_default_constructible_v<TensorImpl>, "tenet: make() relies on it to never leak");
         TensorImplPtr h;
-        h.p_ = new (detail::ObjectPool::allocate(sizeof(TensorImpl))) TensorImpl();
+        h.p_ = new (detail::ObjectPool::allocate(sizeof(TensorImpl))) TensorImpl;  // default-, not value-initialised
         return h;
     }
 
@@ -210,7 +212,7 @@ namespace detail {
 // ---- View geometry: each returns a new TensorImpl sharing the storage. -------------
 
 inline TensorImplPtr view(const TensorImpl& t, const IntArray& shape) {
-    const IntArray sizes = infer_size(shape, product(t.sizes()), "view");
+    const IntArray sizes = infer_size(shape, t.numel(), "view");
     auto strides = view_strides(t.sizes(), t.strides(), sizes);
     if (!strides)
         fail<shape_error>("view: view size is not compatible with input tensor's size and stride (at least one "
