@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "tenet/tenet.hpp"  // the sub-headers are not standalone: autograd hooks are defined last
@@ -140,6 +141,17 @@ TEST_CASE("seed: a tensor lives while any handle to it does, on any thread") {
         }
         kept[k] = *x;
     };
+    // Self-assignment and moves keep the count exact; a moved-from handle is undefined.
+    tenet::Tensor<float> h = *x;
+    tenet::Tensor<float>& same = h;
+    h = same;
+    CHECK(x->impl_ptr().use_count() == 2);
+    tenet::Tensor<float> moved = std::move(h);
+    CHECK_FALSE(h.defined());  // NOLINT(bugprone-use-after-move): the moved-from state is the point
+    CHECK(x->impl_ptr().use_count() == 2);
+    moved = tenet::Tensor<float>();
+    CHECK(x->impl_ptr().use_count() == 1);
+
     std::thread t0(churn, 0), t1(churn, 1);
     t0.join();
     t1.join();
