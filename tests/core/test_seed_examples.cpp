@@ -131,16 +131,6 @@ TEST_CASE("seed: a tensor lives while any handle to it does, on any thread") {
     CHECK(with_x > before);
     CHECK(x->impl_ptr().use_count() == 1);
 
-    std::vector<tenet::Tensor<float>> kept(2);
-    auto churn = [&](size_t k) {
-        for (int i = 0; i < 20000; ++i) {
-            tenet::Tensor<float> copy = *x;
-            auto e = copy + *x;  // an expression's leaves own handles too
-            auto e2 = e;
-            (void)e2;
-        }
-        kept[k] = *x;
-    };
     // Self-assignment and moves keep the count exact; a moved-from handle is undefined.
     tenet::Tensor<float> h = *x;
     tenet::Tensor<float>& same = h;
@@ -152,6 +142,16 @@ TEST_CASE("seed: a tensor lives while any handle to it does, on any thread") {
     moved = tenet::Tensor<float>();
     CHECK(x->impl_ptr().use_count() == 1);
 
+    std::vector<tenet::Tensor<float>> kept(2);
+    auto churn = [&](size_t k) {
+        for (int i = 0; i < 20000; ++i) {
+            tenet::Tensor<float> copy = *x;
+            auto e = copy + *x;  // an expression's leaves own handles too
+            auto e2 = e;
+            (void)e2;
+        }
+        kept[k] = *x;
+    };
     std::thread t0(churn, 0), t1(churn, 1);
     t0.join();
     t1.join();
