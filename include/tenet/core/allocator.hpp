@@ -6,6 +6,15 @@
 // Small blocks (up to kMaxSmallBytes) are recycled through a per-thread free list, so a
 // tiny result tensor costs no trip through the aligned system allocator either.
 // Thread-safe. `empty_cache()` returns the cached large blocks to the system.
+//
+// Lifetimes: a tensor may be freed at any time, by any thread: a static or thread_local
+// tensor destroyed at exit, or one freed after the thread that allocated it has ended. The
+// per-thread lists (here and in detail::ObjectPool) are plain constant-initialised data that
+// no destructor invalidates; a thread's lists open on its first pooled allocation, which
+// registers a thread_local "reaper". The reaper runs with the thread's thread_locals (on the
+// main thread, before the statics are destroyed), frees the cached blocks and marks the lists
+// dead; from then on, and on threads whose lists never opened, blocks go straight back to the
+// system.
 
 #include <atomic>
 #include <cstddef>
@@ -17,7 +26,25 @@
 #include <utility>
 #include <vector>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define TENET_ALLOCATOR_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TENET_ALLOCATOR_ASAN 1
+#endif
+#endif
+#ifndef TENET_ALLOCATOR_ASAN
+#define TENET_ALLOCATOR_ASAN 0
+#endif
+#if TENET_ALLOCATOR_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 namespace tenet {
+
+/// The life of a thread's pooled free lists: Unopened until the thread's first pooled
+/// allocation, Live while they cache blocks, Dead once its thread_locals are being destroyed.
+enum class ThreadCacheState : uint8_t { Unopened, Live, Dead };
 
 /// Counters of the host allocator, for tests and tuning.
 struct AllocatorStats {
@@ -113,12 +140,15 @@ public:
         } else {
             in_use_small_.fetch_add(static_cast<int64_t>(size), std::memory_order_relaxed);
             if (size <= kMaxSmallBytes) {
-                auto& list = small_cache().lists[size / kAlignment - 1];
-                if (!list.empty()) {
-                    void* p = list.back();
-                    list.pop_back();
-                    return p;
+                SmallLists& l = small_lists();
+                const size_t c = size / kAlignment - 1;
+                if (SmallBlock* b = l.head[c]) {  // only a live thread's lists hold blocks
+                    l.head[c] = b->next;
+                    --l.count[c];
+                    unpoison(b, size);
+                    return b;
                 }
+                if (l.state == ThreadCacheState::Unopened) open_small_lists(l);
             }
         }
         return ::operator new(size, std::align_val_t{kAlignment});
@@ -134,13 +164,13 @@ public:
         } else {
             in_use_small_.fetch_sub(static_cast<int64_t>(size), std::memory_order_relaxed);
             if (size <= kMaxSmallBytes) {
-                auto& list = small_cache().lists[size / kAlignment - 1];
-                if (list.size() < kSmallBlocksPerClass) {
-                    try {
-                        list.push_back(p);
-                        return;
-                    } catch (...) {
-                    }
+                SmallLists& l = small_lists();
+                const size_t c = size / kAlignment - 1;
+                if (l.state == ThreadCacheState::Live && l.count[c] < kSmallBlocksPerClass) {
+                    l.head[c] = new (p) SmallBlock{l.head[c]};
+                    ++l.count[c];
+                    poison(p, size);
+                    return;
                 }
             }
         }
@@ -179,17 +209,60 @@ private:
     static constexpr size_t kMaxSmallBytes = 4096;
     static constexpr size_t kSmallBlocksPerClass = 64;
 
-    /// Per-thread free lists of small blocks, one per 64-byte size class; freed at thread exit.
-    struct SmallCache {
-        std::vector<void*> lists[kMaxSmallBytes / kAlignment];
-        ~SmallCache() {
-            for (auto& list : lists)
-                for (void* p : list) ::operator delete(p, std::align_val_t{kAlignment});
+    static constexpr size_t kSmallClasses = kMaxSmallBytes / kAlignment;
+
+    /// Per-thread free lists of small blocks, one per 64-byte size class, linked through the
+    /// blocks themselves. Trivially destructible and constant-initialised, so they can be read
+    /// at any point of the thread's life, during static initialisation and destruction and
+    /// after the thread's other thread_locals are gone (see ThreadCacheState).
+    struct SmallBlock {
+        SmallBlock* next;
+    };
+    struct SmallLists {
+        SmallBlock* head[kSmallClasses];
+        uint32_t count[kSmallClasses];
+        ThreadCacheState state;
+    };
+    static SmallLists& small_lists() {
+        thread_local constinit SmallLists lists{};
+        return lists;
+    }
+    /// Frees the thread's cached small blocks when the thread's thread_locals are destroyed
+    /// (before the statics, on the main thread), and marks its lists Dead.
+    struct SmallReaper {
+        SmallReaper() = default;
+        SmallReaper(const SmallReaper&) = delete;
+        SmallReaper& operator=(const SmallReaper&) = delete;
+        ~SmallReaper() {
+            SmallLists& l = small_lists();
+            l.state = ThreadCacheState::Dead;
+            for (size_t c = 0; c < kSmallClasses; ++c) {
+                while (SmallBlock* b = l.head[c]) {
+                    l.head[c] = b->next;
+                    unpoison(b, (c + 1) * kAlignment);
+                    ::operator delete(b, std::align_val_t{kAlignment});
+                }
+                l.count[c] = 0;
+            }
         }
     };
-    static SmallCache& small_cache() {
-        thread_local SmallCache cache;
-        return cache;
+    /// Registers the thread's reaper (on its first small allocation) and makes its lists Live.
+    [[gnu::noinline]] static void open_small_lists(SmallLists& l) {
+        thread_local SmallReaper reaper;
+        (void)reaper;
+        l.state = ThreadCacheState::Live;
+    }
+    // AddressSanitizer: a cached block is poisoned (but its link) until it is handed out again,
+    // so a use of freed tensor storage is still reported though the block is recycled.
+    static void poison([[maybe_unused]] void* p, [[maybe_unused]] size_t size) {
+#if TENET_ALLOCATOR_ASAN
+        ASAN_POISON_MEMORY_REGION(static_cast<char*>(p) + sizeof(SmallBlock), size - sizeof(SmallBlock));
+#endif
+    }
+    static void unpoison([[maybe_unused]] void* p, [[maybe_unused]] size_t size) {
+#if TENET_ALLOCATOR_ASAN
+        ASAN_UNPOISON_MEMORY_REGION(p, size);
+#endif
     }
 
     static void release(void* p, size_t) { ::operator delete(p, std::align_val_t{kAlignment}); }
@@ -226,11 +299,12 @@ public:
         if (kPooling && bytes <= kMaxBytes) {
             Lists& l = lists();
             const size_t c = size_class(bytes);
-            if (Block* b = l.head[c]) {
+            if (Block* b = l.head[c]) {  // only a live thread's lists hold blocks
                 l.head[c] = b->next;
                 --l.count[c];
                 return b;
             }
+            if (l.state == ThreadCacheState::Unopened) open(l);
             return ::operator new((c + 1) * kGranule);
         }
         return ::operator new(bytes);
@@ -239,8 +313,7 @@ public:
         if (kPooling && bytes <= kMaxBytes) {
             Lists& l = lists();
             const size_t c = size_class(bytes);
-            if (!l.closed && l.count[c] < kMaxPerClass) {
-                thread_local Reaper reaper;  // frees this thread's lists when it ends
+            if (l.state == ThreadCacheState::Live && l.count[c] < kMaxPerClass) {
                 l.head[c] = new (p) Block{l.head[c]};
                 ++l.count[c];
                 return;
@@ -260,16 +333,20 @@ private:
         Block* next;
     };
     /// Trivially destructible, so it stays usable while the thread's other thread_locals (and,
-    /// on the main thread, the statics) are destroyed: once `closed`, blocks go straight back.
+    /// on the main thread, the statics) are destroyed: once Dead, blocks go straight back.
     struct Lists {
         Block* head[kClasses];
         uint32_t count[kClasses];
-        bool closed;
+        ThreadCacheState state;
     };
+    /// Frees this thread's lists when its thread_locals are destroyed, and marks them Dead.
     struct Reaper {
+        Reaper() = default;
+        Reaper(const Reaper&) = delete;
+        Reaper& operator=(const Reaper&) = delete;
         ~Reaper() {
             Lists& l = lists();
-            l.closed = true;
+            l.state = ThreadCacheState::Dead;
             for (size_t c = 0; c < kClasses; ++c) {
                 while (Block* b = l.head[c]) {
                     l.head[c] = b->next;
@@ -283,6 +360,12 @@ private:
     static Lists& lists() {
         thread_local constinit Lists l{};
         return l;
+    }
+    /// Registers the thread's reaper (on its first pooled allocation) and makes its lists Live.
+    [[gnu::noinline]] static void open(Lists& l) {
+        thread_local Reaper reaper;
+        (void)reaper;
+        l.state = ThreadCacheState::Live;
     }
 };
 
