@@ -43,8 +43,20 @@ TEST_CASE("math: result types follow PyTorch") {
     STATIC_REQUIRE(std::is_same_v<decltype(square(b).eval()), Tensor<int64_t>>);
     STATIC_REQUIRE(std::is_same_v<decltype(square(u).eval()), Tensor<uint8_t>>);
     STATIC_REQUIRE(std::is_same_v<decltype(relu(i).eval()), Tensor<int64_t>>);
-    STATIC_REQUIRE(std::is_same_v<decltype(clamp(b, 0.0, 1.0).eval()), Tensor<int64_t>>);
-    STATIC_REQUIRE(std::is_same_v<decltype(clamp(i, 0.0, 1.0).eval()), Tensor<int64_t>>);
+    // clamp's bounds take part in promotion (torch.clamp): integer bounds keep integers
+    // (bool becomes int64), a floating bound gives float32 (values: math_cases.inc).
+    STATIC_REQUIRE(std::is_same_v<decltype(clamp(b, 0, 1).eval()), Tensor<int64_t>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(clamp(i, 0, 1).eval()), Tensor<int64_t>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(clamp(u, 0, 1).eval()), Tensor<uint8_t>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(clamp(b, 0.0, 1.0).eval()), Tensor<float>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(clamp(i, 0.0, 1.0).eval()), Tensor<float>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(clamp(i, 0, 1.0).eval()), Tensor<float>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(clamp(i, std::nullopt, 1.0f).eval()), Tensor<float>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(clamp_min(u, 0.5).eval()), Tensor<float>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(i.clamp_max(2.5).eval()), Tensor<float>>);
+    STATIC_REQUIRE(std::is_same_v<decltype((i * 2).clamp_min(1).eval()), Tensor<int64_t>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(clamp(d, 0, 1).eval()), Tensor<double>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(clamp(h, 0.5, 1.5).eval()), Tensor<Half>>);
     STATIC_REQUIRE(std::is_same_v<decltype(isnan(f).eval()), Tensor<bool>>);
     STATIC_REQUIRE(std::is_same_v<decltype(isfinite(i).eval()), Tensor<bool>>);
     STATIC_REQUIRE(std::is_same_v<decltype(logical_not(d).eval()), Tensor<bool>>);

@@ -145,23 +145,28 @@ OPS = [
     op("nan_to_num", torch.nan_to_num, "nan_to_num", ulps=EXACT),
     op("nan_to_num custom", lambda x: torch.nan_to_num(x, nan=1.5, posinf=100.0, neginf=-100.0), "nan_to_num",
        "1.5, 100.0, -100.0", ulps=EXACT),
-    op("clamp", lambda x: torch.clamp(x, -5, 100), "clamp", "-5.0, 100.0", ulps=EXACT),
-    op("clamp crossed bounds", lambda x: torch.clamp(x, 2, 1), "clamp", "2.0, 1.0", ulps=EXACT),
-    op("clamp min only", lambda x: torch.clamp(x, min=3), "clamp", "3.0", ulps=EXACT),
-    op("clamp max only", lambda x: torch.clamp(x, max=3), "clamp", "std::nullopt, 3.0", ulps=EXACT),
-    op("clamp_min", lambda x: torch.clamp_min(x, -2), "clamp_min", "-2.0", ulps=EXACT),
-    op("clamp_max", lambda x: torch.clamp_max(x, 2), "clamp_max", "2.0", ulps=EXACT),
-    op("logical_not", torch.logical_not, "logical_not", ulps=EXACT),
-    op("bitwise_not", torch.bitwise_not, "bitwise_not", ulps=EXACT),
-]
-# Float-only variants: fractional and nan bounds (an integer tensor with a fractional
-# bound would be promoted to float32 by PyTorch; tenet keeps the tensor's type).
-FLOAT_ONLY_OPS = [
+    # Integer bounds (C++ int literals, as Python ints): integer tensors stay integer.
+    op("clamp", lambda x: torch.clamp(x, -5, 100), "clamp", "-5, 100", ulps=EXACT),
+    op("clamp crossed bounds", lambda x: torch.clamp(x, 2, 1), "clamp", "2, 1", ulps=EXACT),
+    op("clamp min only", lambda x: torch.clamp(x, min=3), "clamp", "3", ulps=EXACT),
+    op("clamp max only", lambda x: torch.clamp(x, max=3), "clamp", "std::nullopt, 3", ulps=EXACT),
+    op("clamp_min", lambda x: torch.clamp_min(x, -2), "clamp_min", "-2", ulps=EXACT),
+    op("clamp_max", lambda x: torch.clamp_max(x, 2), "clamp_max", "2", ulps=EXACT),
+    # Floating bounds (C++ double literals): they take part in type promotion, so integer and
+    # bool tensors give float32, and their in-place forms are refused (not generated).
     op("clamp fractional", lambda x: torch.clamp(x, -0.5, 0.75), "clamp", "-0.5, 0.75", ulps=EXACT),
+    op("clamp float bounds", lambda x: torch.clamp(x, 0.5, 2.5), "clamp", "0.5, 2.5", ulps=EXACT),
+    op("clamp min int max float", lambda x: torch.clamp(x, 1, 2.5), "clamp", "1, 2.5", ulps=EXACT),
+    op("clamp float min only", lambda x: torch.clamp(x, min=1.5), "clamp", "1.5", ulps=EXACT),
+    op("clamp float max only", lambda x: torch.clamp(x, max=0.25), "clamp", "std::nullopt, 0.25", ulps=EXACT),
+    op("clamp_min float", lambda x: torch.clamp_min(x, 0.5), "clamp_min", "0.5", ulps=EXACT),
+    op("clamp_max float", lambda x: torch.clamp_max(x, 0.75), "clamp_max", "0.75", ulps=EXACT),
     op("clamp nan min", lambda x: torch.clamp(x, NAN, 1.0), "clamp", "kNaN, 1.0", ulps=EXACT),
     op("clamp nan max", lambda x: torch.clamp(x, -1.0, NAN), "clamp", "-1.0, kNaN", ulps=EXACT),
     op("clamp_min nan", lambda x: torch.clamp_min(x, NAN), "clamp_min", "kNaN", ulps=EXACT),
     op("clamp_max nan", lambda x: torch.clamp_max(x, NAN), "clamp_max", "kNaN", ulps=EXACT),
+    op("logical_not", torch.logical_not, "logical_not", ulps=EXACT),
+    op("bitwise_not", torch.bitwise_not, "bitwise_not", ulps=EXACT),
 ]
 
 
@@ -198,10 +203,8 @@ def main():
            "// Each case: inputs, PyTorch's outputs (exact literals), tolerance in ulps (0: exact).", ""]
     count = 0
     skipped = []
-    for spec in OPS + FLOAT_ONLY_OPS:
+    for spec in OPS:
         for dname, (dtype, cpp_in) in DTYPES.items():
-            if spec in FLOAT_ONLY_OPS and not dtype.is_floating_point:
-                continue
             values = inputs(dname)
             x = torch.tensor(values, dtype=dtype)
             try:

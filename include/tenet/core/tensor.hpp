@@ -451,12 +451,20 @@ public:
     Tensor& nan_to_num_(double nan = 0.0, std::optional<double> posinf = std::nullopt,
                         std::optional<double> neginf = std::nullopt);
     /// clamp(min, max): at least one bound must be given (throws value_error otherwise).
-    auto clamp(std::optional<double> min, std::optional<double> max = std::nullopt) const;
-    Tensor& clamp_(std::optional<double> min, std::optional<double> max = std::nullopt);
-    auto clamp_min(double min) const;
-    Tensor& clamp_min_(double min);
-    auto clamp_max(double max) const;
-    Tensor& clamp_max_(double max);
+    /// Bounds are numbers, std::optional numbers or std::nullopt; a floating bound makes an
+    /// integer or bool tensor's result float32, as in torch.clamp (so clamp_ refuses it).
+    template <class Lo, class Hi = std::nullopt_t>
+    auto clamp(const Lo& min, const Hi& max = std::nullopt) const;
+    template <class Lo, class Hi = std::nullopt_t>
+    Tensor& clamp_(const Lo& min, const Hi& max = std::nullopt);
+    template <class B>
+    auto clamp_min(const B& min) const;
+    template <class B>
+    Tensor& clamp_min_(const B& min);
+    template <class B>
+    auto clamp_max(const B& max) const;
+    template <class B>
+    Tensor& clamp_max_(const B& max);
 
     // ---- Binary and in-place arithmetic methods: defined in expr/binary_ops.hpp -------
     // (section owned by expr/binary_ops.hpp)

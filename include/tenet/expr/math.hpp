@@ -8,8 +8,11 @@
 //   - floating functions (sqrt, exp, log, sin, ..., sigmoid, erf, erfinv) on integer or
 //     bool tensors give float32;
 //   - abs, sign, relu, ceil/floor/round/trunc keep the element type (the rounding ops
-//     return integers unchanged); square and clamp also keep it, except that bool
-//     becomes int64 (as torch.square and torch.clamp do);
+//     return integers unchanged); square also keeps it, except that bool becomes int64
+//     (as torch.square does);
+//   - clamp's bounds take part in type promotion, as in torch.clamp: integer bounds keep
+//     the element type (bool becomes int64), a floating bound makes an integer or bool
+//     tensor's result float32 (clamp(int64 [1, 2, 3], 0.5, 2.5) is float32 [1, 2, 2.5]);
 //   - isnan, isinf, isfinite, logical_not give bool;
 //   - bitwise_not takes integers and bool only; gelu, silu and softplus take floating
 //     tensors only (PyTorch has no integer kernels for them); abs, relu and the rounding
@@ -282,8 +285,9 @@ struct Relu : ArithmeticRule {
 };
 #undef TENET_NO_BOOL
 
-/// clamp, clamp_min and clamp_max. Bounds convert to the element type (integer tensors
-/// keep their type). A nan element or a nan bound gives nan, as PyTorch.
+/// clamp, clamp_min and clamp_max with integer bounds, or with any bounds on a floating
+/// tensor: the element type is kept (bool becomes int64). A nan element or a nan bound
+/// gives nan, as PyTorch.
 struct Clamp : BoolToLongRule {
     static constexpr const char* name = "clamp";
     double lo = 0, hi = 0;
@@ -305,6 +309,15 @@ struct Clamp : BoolToLongRule {
             return x;
         }
     }
+};
+/// clamp of an integer or bool tensor with a floating bound: the bound promotes the result
+/// to float32, as torch.clamp's type promotion does (the element converts, then clamps).
+/// Integer inputs have no gradient, so it needs no derivative rule.
+struct ClampFloating : Clamp {
+    template <class C>
+    using compute_t = floating_t<C>;
+    template <class C>
+    using result_t = floating_t<C>;
 };
 
 struct NanToNum : ArithmeticRule {
@@ -432,20 +445,56 @@ auto nan_to_num(A&& a, double nan = 0.0, std::optional<double> posinf = std::nul
                 std::optional<double> neginf = std::nullopt) {
     return expr::make_unary(std::forward<A>(a), fn::NanToNum{{}, nan, posinf, neginf});
 }
-/// torch.clamp with number bounds; at least one must be given. Bounds convert to the
-/// element type: integer tensors stay integer (bool becomes int64).
-template <expr::TensorOperand A>
-auto clamp(A&& a, std::optional<double> min, std::optional<double> max = std::nullopt) {
-    if (!min && !max) detail::fail<value_error>("clamp: At least one of 'min' or 'max' must not be None");
-    return expr::make_unary(std::forward<A>(a),
-                            fn::Clamp{{}, min.value_or(0.0), max.value_or(0.0), min.has_value(), max.has_value()});
+namespace detail {
+/// A clamp bound: a number (not bool: torch.clamp has no bool kernel), a std::optional of
+/// one, or std::nullopt. Its C++ type decides the result type (a std::optional<double> is a
+/// floating bound even when empty: element types are static).
+template <class B>
+struct ClampBound : std::false_type {};
+template <class B>
+    requires std::is_arithmetic_v<B> && (!std::is_same_v<B, bool>)
+struct ClampBound<B> : std::true_type {
+    static constexpr bool floating = std::is_floating_point_v<B>;
+    static std::optional<double> value(B b) { return static_cast<double>(b); }
+};
+template <class B>
+    requires ClampBound<B>::value
+struct ClampBound<std::optional<B>> : std::true_type {
+    static constexpr bool floating = ClampBound<B>::floating;
+    static std::optional<double> value(const std::optional<B>& b) {
+        return b ? std::optional<double>(static_cast<double>(*b)) : std::nullopt;
+    }
+};
+template <>
+struct ClampBound<std::nullopt_t> : std::true_type {
+    static constexpr bool floating = false;
+    static std::optional<double> value(std::nullopt_t) { return std::nullopt; }
+};
+}  // namespace detail
+
+/// torch.clamp with number bounds; at least one must be given. The bounds take part in type
+/// promotion: integer bounds keep the element type (bool becomes int64); a floating bound
+/// makes an integer or bool tensor's result float32, as PyTorch's
+/// (clamp(int64 [1, 2, 3], 0.5, 2.5) is float32 [1, 2, 2.5]).
+template <expr::TensorOperand A, class Lo, class Hi = std::nullopt_t>
+auto clamp(A&& a, const Lo& min, const Hi& max = std::nullopt) {
+    static_assert(detail::ClampBound<Lo>::value && detail::ClampBound<Hi>::value,
+                  "tenet: clamp bounds are numbers (not bool), std::optional numbers or std::nullopt");
+    const std::optional<double> lo = detail::ClampBound<Lo>::value(min), hi = detail::ClampBound<Hi>::value(max);
+    if (!lo && !hi) detail::fail<value_error>("clamp: At least one of 'min' or 'max' must not be None");
+    const fn::Clamp op{{}, lo.value_or(0.0), hi.value_or(0.0), lo.has_value(), hi.has_value()};
+    using V = typename expr::node_t<A>::value_type;
+    if constexpr (!FloatingElement<V> && (detail::ClampBound<Lo>::floating || detail::ClampBound<Hi>::floating))
+        return expr::make_unary(std::forward<A>(a), fn::ClampFloating{op});
+    else
+        return expr::make_unary(std::forward<A>(a), op);
 }
-template <expr::TensorOperand A>
-auto clamp_min(A&& a, double min) {
+template <expr::TensorOperand A, class B>
+auto clamp_min(A&& a, const B& min) {
     return clamp(std::forward<A>(a), min, std::nullopt);
 }
-template <expr::TensorOperand A>
-auto clamp_max(A&& a, double max) {
+template <expr::TensorOperand A, class B>
+auto clamp_max(A&& a, const B& max) {
     return clamp(std::forward<A>(a), std::nullopt, max);
 }
 
@@ -538,51 +587,60 @@ Tensor<T>& nan_to_num_(Tensor<T>& t, double nan = 0.0, std::optional<double> pos
 }
 
 template <class T>
-auto Tensor<T>::clamp(std::optional<double> min, std::optional<double> max) const {
+template <class Lo, class Hi>
+auto Tensor<T>::clamp(const Lo& min, const Hi& max) const {
     return tenet::clamp(*this, min, max);
 }
 template <class T>
-Tensor<T>& Tensor<T>::clamp_(std::optional<double> min, std::optional<double> max) {
+template <class Lo, class Hi>
+Tensor<T>& Tensor<T>::clamp_(const Lo& min, const Hi& max) {
     return detail::evaluate_in_place(*this, tenet::clamp(*this, min, max));
 }
 template <class D>
-auto ExpressionBase<D>::clamp(std::optional<double> min, std::optional<double> max) const {
+template <class Lo, class Hi>
+auto ExpressionBase<D>::clamp(const Lo& min, const Hi& max) const {
     return tenet::clamp(derived(), min, max);
 }
-template <class T>
-Tensor<T>& clamp_(Tensor<T>& t, std::optional<double> min, std::optional<double> max = std::nullopt) {
+template <class T, class Lo, class Hi = std::nullopt_t>
+Tensor<T>& clamp_(Tensor<T>& t, const Lo& min, const Hi& max = std::nullopt) {
     return t.clamp_(min, max);
 }
 template <class T>
-auto Tensor<T>::clamp_min(double min) const {
+template <class B>
+auto Tensor<T>::clamp_min(const B& min) const {
     return tenet::clamp_min(*this, min);
 }
 template <class T>
-Tensor<T>& Tensor<T>::clamp_min_(double min) {
+template <class B>
+Tensor<T>& Tensor<T>::clamp_min_(const B& min) {
     return clamp_(min, std::nullopt);
 }
 template <class D>
-auto ExpressionBase<D>::clamp_min(double min) const {
+template <class B>
+auto ExpressionBase<D>::clamp_min(const B& min) const {
     return tenet::clamp_min(derived(), min);
 }
-template <class T>
-Tensor<T>& clamp_min_(Tensor<T>& t, double min) {
+template <class T, class B>
+Tensor<T>& clamp_min_(Tensor<T>& t, const B& min) {
     return t.clamp_min_(min);
 }
 template <class T>
-auto Tensor<T>::clamp_max(double max) const {
+template <class B>
+auto Tensor<T>::clamp_max(const B& max) const {
     return tenet::clamp_max(*this, max);
 }
 template <class T>
-Tensor<T>& Tensor<T>::clamp_max_(double max) {
+template <class B>
+Tensor<T>& Tensor<T>::clamp_max_(const B& max) {
     return clamp_(std::nullopt, max);
 }
 template <class D>
-auto ExpressionBase<D>::clamp_max(double max) const {
+template <class B>
+auto ExpressionBase<D>::clamp_max(const B& max) const {
     return tenet::clamp_max(derived(), max);
 }
-template <class T>
-Tensor<T>& clamp_max_(Tensor<T>& t, double max) {
+template <class T, class B>
+Tensor<T>& clamp_max_(Tensor<T>& t, const B& max) {
     return t.clamp_max_(max);
 }
 

@@ -52,9 +52,12 @@ struct ExpressionBase {
     auto softplus(double beta = 1.0, double threshold = 20.0) const;
     auto nan_to_num(double nan = 0.0, std::optional<double> posinf = std::nullopt,
                     std::optional<double> neginf = std::nullopt) const;
-    auto clamp(std::optional<double> min, std::optional<double> max = std::nullopt) const;
-    auto clamp_min(double min) const;
-    auto clamp_max(double max) const;
+    template <class Lo, class Hi = std::nullopt_t>
+    auto clamp(const Lo& min, const Hi& max = std::nullopt) const;
+    template <class B>
+    auto clamp_min(const B& min) const;
+    template <class B>
+    auto clamp_max(const B& max) const;
 
     // ---- Binary arithmetic methods: defined in expr/binary_ops.hpp --------------------
     // (section owned by expr/binary_ops.hpp)
