@@ -321,24 +321,28 @@ typename R::acc_t reduce_block(const R& r, int64_t b, int64_t e, const F& f, int
         using B = typename R::block_t;
         constexpr int64_t kRun = 16;
         A wide[K] = {};
-        int64_t i = b;
-        for (; i + K * kRun <= e; i += K * kRun) {
+        // [b, tail) is whole runs of K * kRun, [tail, e) the rest (b <= e always). Both loops
+        // have explicit bounds: with a constant count (a full chunk) GCC then knows the rest is
+        // empty, where a rest loop starting at the main loop's exit value left it a dead copy
+        // with a wrapped-around trip count (-Waggressive-loop-optimizations).
+        const int64_t tail = e - (e - b) % (K * kRun);
+        for (int64_t i = b; i < tail; i += K * kRun) {
             B acc[K] = {};
             for (int64_t j = 0; j < kRun; ++j)
                 for (int k = 0; k < K; ++k) acc[k] = r.block_step(acc[k], f(i + j * K + k));
             for (int k = 0; k < K; ++k) wide[k] = r.combine(wide[k], static_cast<A>(acc[k]));
         }
-        for (; i < e; ++i) wide[0] = r.combine(wide[0], static_cast<A>(r.block_step(B{}, f(i))));
+        for (int64_t i = tail; i < e; ++i) wide[0] = r.combine(wide[0], static_cast<A>(r.block_step(B{}, f(i))));
         for (int w = K / 2; w >= 1; w /= 2)
             for (int k = 0; k < w; ++k) wide[k] = r.combine(wide[k], wide[k + w]);
         return wide[0];
     }
     A acc[K];
     for (int k = 0; k < K; ++k) acc[k] = r.init();
-    int64_t i = b;
-    for (; i + K <= e; i += K)
+    const int64_t tail = e - (e - b) % K;  // [b, tail): whole groups of K (as above)
+    for (int64_t i = b; i < tail; i += K)
         for (int k = 0; k < K; ++k) acc[k] = r.step(acc[k], f(i + k), idx0 + (i + k) * is);
-    for (; i < e; ++i) acc[0] = r.step(acc[0], f(i), idx0 + i * is);
+    for (int64_t i = tail; i < e; ++i) acc[0] = r.step(acc[0], f(i), idx0 + i * is);
     for (int w = K / 2; w >= 1; w /= 2)
         for (int k = 0; k < w; ++k) acc[k] = r.combine(acc[k], acc[k + w]);
     return acc[0];
