@@ -1,15 +1,20 @@
 # Run as `cmake -D... -P TestInstallConsumer.cmake` (the ctest `install_consumer`).
 #
 # 1. installs the tenet build tree TENET_BINARY_DIR into WORK_DIR/prefix,
-# 2. configures and builds the consumer project CONSUMER_SOURCE_DIR against that prefix only,
-# 3. runs the consumer binary.
+# 2. checks the installed package exports nothing of the build machine: no absolute path (the
+#    OpenBLAS library was once exported by its full path), no TENET_HAVE_CBLAS, no nvcc flags,
+# 3. configures CONSUMER_SOURCE_DIR/components against the prefix to check the find_package
+#    components (Core alone; an unknown component is not found),
+# 4. configures and builds the consumer project CONSUMER_SOURCE_DIR against that prefix only,
+# 5. runs the consumer binary.
 # Any failing step fails the test.
 #
-# Inputs: TENET_BINARY_DIR, CONSUMER_SOURCE_DIR, WORK_DIR, CXX_COMPILER, GENERATOR
-# Optional: CONFIG, GENERATOR_PLATFORM, EXPECTED_VERSION
+# Inputs: TENET_BINARY_DIR, TENET_SOURCE_DIR, CONSUMER_SOURCE_DIR, WORK_DIR, CXX_COMPILER, GENERATOR
+# Optional: CONFIG, GENERATOR_PLATFORM, EXPECTED_VERSION, EXPECT_OPENBLAS (ON/OFF: whether the
+# package must find OpenBLAS on this machine, as tenet's own build did)
 cmake_minimum_required(VERSION 3.20)
 
-foreach(var TENET_BINARY_DIR CONSUMER_SOURCE_DIR WORK_DIR CXX_COMPILER GENERATOR)
+foreach(var TENET_BINARY_DIR TENET_SOURCE_DIR CONSUMER_SOURCE_DIR WORK_DIR CXX_COMPILER GENERATOR)
     if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
         message(FATAL_ERROR "TestInstallConsumer.cmake: -D${var}=... is required")
     endif()
@@ -41,6 +46,34 @@ endif()
 run_step("install tenet into ${prefix}"
     "${CMAKE_COMMAND}" --install "${TENET_BINARY_DIR}" --prefix "${prefix}" ${config_args})
 
+# The exported targets: paths only relative to the install prefix (${_IMPORT_PREFIX}), nothing
+# found on the build machine (OpenBLAS, Eigen, OpenMP are found again by tenetConfig.cmake on the
+# consumer's machine) and none of the flags that are tenet's own business.
+file(GLOB_RECURSE exported "${prefix}/*/tenetTargets*.cmake")
+if(NOT exported)
+    message(FATAL_ERROR "install_consumer: no tenetTargets*.cmake installed under ${prefix}")
+endif()
+foreach(file IN LISTS exported)
+    file(READ "${file}" text)
+    string(TOLOWER "${text}" lower)
+    foreach(forbidden "openblas" "tenet_have_cblas" "--diag-suppress" "-std=c++" "${TENET_BINARY_DIR}"
+                      "${TENET_SOURCE_DIR}")
+        string(TOLOWER "${forbidden}" forbidden)
+        string(FIND "${lower}" "${forbidden}" at)
+        if(NOT at EQUAL -1)
+            message(FATAL_ERROR "install_consumer: ${file} contains '${forbidden}':\n${text}")
+        endif()
+    endforeach()
+    # Every value of an INTERFACE_* property: no element may be an absolute path.
+    string(REGEX MATCHALL "INTERFACE_[A-Z_]+ \"[^\"]*\"" properties "${text}")
+    foreach(property IN LISTS properties)
+        if(property MATCHES "\"/|;/|\"[A-Za-z]:[/\\]")
+            message(FATAL_ERROR "install_consumer: ${file} exports an absolute path: ${property}")
+        endif()
+    endforeach()
+endforeach()
+message(STATUS "install_consumer: the exported targets name no build-machine path or flag")
+
 set(configure_args -G "${GENERATOR}")
 if(GENERATOR_PLATFORM)
     list(APPEND configure_args -A "${GENERATOR_PLATFORM}")
@@ -51,6 +84,13 @@ endif()
 if(EXPECTED_VERSION)
     list(APPEND configure_args "-DTENET_EXPECTED_VERSION=${EXPECTED_VERSION}")
 endif()
+if(DEFINED EXPECT_OPENBLAS)
+    if(EXPECT_OPENBLAS)
+        list(APPEND configure_args -DTENET_EXPECT_OPENBLAS=TRUE)
+    else()
+        list(APPEND configure_args -DTENET_EXPECT_OPENBLAS=FALSE)
+    endif()
+endif()
 run_step("configure the consumer"
     "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}" -B "${build}" ${configure_args}
     "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}"
@@ -58,6 +98,14 @@ run_step("configure the consumer"
     # Only the scratch prefix may satisfy find_package(tenet): no user/system package registry.
     -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
     -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF)
+
+# The components, configured only (CONSUMER_SOURCE_DIR/components).
+foreach(mode core unknown)
+    run_step("check find_package(tenet) components (${mode})"
+        "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}/components" -B "${WORK_DIR}/components-${mode}"
+        -G "${GENERATOR}" "-DMODE=${mode}" "-DCMAKE_PREFIX_PATH=${prefix}"
+        -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF)
+endforeach()
 
 # The package must come from the scratch prefix, not from a tenet installed elsewhere.
 file(STRINGS "${build}/CMakeCache.txt" tenet_dir_line REGEX "^tenet_DIR:")
