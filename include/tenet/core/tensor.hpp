@@ -65,6 +65,65 @@ inline bool may_overlap(const TensorImpl& a, const TensorImpl& b) {
     return a_begin < b_end && b_begin < a_end;
 }
 
+/// Whether two views share at least one storage byte, decided exactly: different storages
+/// or disjoint byte ranges do not; two non-overlapping dense views (each covers its whole
+/// range) with intersecting ranges do; otherwise the views' elements are listed and
+/// compared, if there are at most `limit` of them (nullopt past it: undecided).
+inline std::optional<bool> shares_elements(const TensorImpl& a, const TensorImpl& b, int64_t limit = int64_t{1} << 20) {
+    if (!may_overlap(a, b)) return false;
+    if (is_non_overlapping_and_dense(a.sizes(), a.strides()) && is_non_overlapping_and_dense(b.sizes(), b.strides()))
+        return true;
+    if (a.numel() + b.numel() > limit) return std::nullopt;
+    auto starts = [](const TensorImpl& t) {  // sorted first bytes of the view's elements
+        std::vector<int64_t> s;
+        s.reserve(static_cast<size_t>(t.numel()));
+        const int64_t size = t.dtype.itemsize();
+        for_each_offset<1>(t.sizes(), {t.strides()}, {t.offset},
+                           [&](const std::array<int64_t, 1>& o) { s.push_back(o[0] * size); });
+        std::sort(s.begin(), s.end());
+        return s;
+    };
+    const std::vector<int64_t> sa = starts(a), sb = starts(b);
+    const int64_t na = a.dtype.itemsize(), nb = b.dtype.itemsize();
+    for (size_t i = 0, j = 0; i < sa.size() && j < sb.size();) {  // a sweep over both sorted lists
+        if (sa[i] + na <= sb[j]) ++i;
+        else if (sb[j] + nb <= sa[i]) ++j;
+        else return true;
+    }
+    return false;
+}
+
+/// PyTorch's refusal to write `src` into `dst` where some elements of the two are one memory
+/// location (at::assert_no_partial_overlap). The same view (element for element: copy_ of a
+/// view into itself) is allowed, as PyTorch's full overlap. Where PyTorch cannot decide (a
+/// view that is not dense) it writes in its own loop order; tenet decides exactly (see
+/// shares_elements) and refuses every shared element. Views too large to list (nullopt) are
+/// let through: the caller reads src in full first.
+inline void check_no_partial_overlap(const TensorImpl& dst, const TensorImpl& src, const char* op) {
+    if (dst.storage != src.storage || !shares_elements(dst, src).value_or(false)) return;
+    if (dst.dtype.itemsize() == src.dtype.itemsize() && dst.offset == src.offset &&
+        expand_geometry(src.sizes(), src.strides(), dst.sizes(), op).second == dst.strides())
+        return;  // the same elements in the same order
+    fail<error>(op, ": unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+                    "single memory location (written-to: sizes ", dst.sizes(), ", strides ", dst.strides(), ", offset ",
+                dst.offset, "; input: sizes ", src.sizes(), ", strides ", src.strides(), ", offset ", src.offset,
+                "). Please clone() the tensor before performing the operation.");
+}
+
+/// PyTorch's canCast (torch.can_cast): no floating -> integral or bool, no non-bool -> bool.
+template <class From, class To>
+inline constexpr bool can_cast_v =
+    !(FloatingElement<From> && !FloatingElement<To>) && !(!std::is_same_v<From, bool> && std::is_same_v<To, bool>);
+
+/// out= (Tensor::assign) refuses a result it can't cast to the destination's type, as
+/// PyTorch's "result type Float can't be cast to the desired output type Long".
+template <class From, class To>
+void check_out_cast(const char* op) {
+    if constexpr (!can_cast_v<From, To>)
+        fail<dtype_error>(op, ": result type ", dtype_of<From>.name(), " can't be cast to the desired output type ",
+                          dtype_of<To>.name());
+}
+
 // Copies and fills that involve a device (core/device_copy.hpp, included at the end).
 template <class T, class U>
 void copy_between_devices(const Tensor<T>& dst, const Tensor<U>& src);
@@ -120,16 +179,20 @@ public:
         return *this;
     }
     /// PyTorch's out=: evaluates into this tensor's storage when the shape fits (no
-    /// allocation), else rebinds to a fresh result of the expression's shape.
+    /// allocation), else rebinds to a fresh result of the expression's shape. A result type
+    /// that can't be cast to T (torch.can_cast: floating -> integral or bool, non-bool -> bool)
+    /// is a dtype_error, as in PyTorch.
     template <TensorExpression E>
     Tensor& assign(const E& e) {
+        detail::check_out_cast<typename E::value_type, T>("assign");
         detail::evaluate_into(*this, e, detail::AssignMode::Out);
         return *this;
     }
-    /// The same with a tensor: its values (converted to T) are copied in, read in full first
-    /// when src overlaps this tensor (`x.assign(x.t())`).
+    /// The same with a tensor: its values (converted to T, under the same can_cast rule) are
+    /// copied in, read in full first when src overlaps this tensor (`x.assign(x.t())`).
     template <class U>
     Tensor& assign(const Tensor<U>& src) {
+        detail::check_out_cast<U, T>("assign");
         detail::assign_tensor(*this, src);
         return *this;
     }
@@ -362,7 +425,11 @@ public:
     }
 
     // ---- In-place writes (each bumps the storage's version counter) -----------------
-    /// Copies `src` (broadcast to this shape, converted to T) into this tensor.
+    /// Copies `src` (broadcast to this shape, converted to T: any conversion, as PyTorch's
+    /// copy_) into this tensor. As in PyTorch, src and this tensor may be the same view, but
+    /// may not share only some elements (`a[2::2].copy_(a[0:3:2])`): that is an error
+    /// ("some elements of the input tensor and the written-to tensor refer to a single
+    /// memory location"), decided exactly (detail::check_no_partial_overlap).
     template <class U>
     Tensor& copy_(const Tensor<U>& src) {
         copy_data_(src);
@@ -376,6 +443,7 @@ public:
         detail::check_no_internal_overlap(impl(), "copy_");
         if constexpr (std::is_same_v<U, T>)
             if (is_same(src)) return *this;
+        detail::check_no_partial_overlap(impl(), src.impl(), "copy_");
         if (!is_cpu() || !src.is_cpu()) {
             detail::copy_between_devices(*this, src);
             impl().storage->bump_version();

@@ -89,10 +89,7 @@ template <class M>
     return M(1) / (M(1) + exp(-x));
 }
 
-/// PyTorch's canCast: no floating -> integral, no non-bool -> bool.
-template <class From, class To>
-inline constexpr bool can_cast_v =
-    !(FloatingElement<From> && !FloatingElement<To>) && !(!std::is_same_v<From, bool> && std::is_same_v<To, bool>);
+// can_cast_v (PyTorch's canCast) is in core/tensor.hpp, beside Tensor::assign's check.
 
 /// Evaluates `e` into `t` itself (the in-place forms). The static_assert's instantiation
 /// context names both types, e.g. can_cast_in_place<float, long>.
@@ -455,20 +452,20 @@ template <class B>
     requires std::is_arithmetic_v<B> && (!std::is_same_v<B, bool>)
 struct ClampBound<B> : std::true_type {
     static constexpr bool floating = std::is_floating_point_v<B>;
-    static std::optional<double> value(B b) { return static_cast<double>(b); }
+    static std::optional<double> get(B b) { return static_cast<double>(b); }
 };
 template <class B>
     requires ClampBound<B>::value
 struct ClampBound<std::optional<B>> : std::true_type {
     static constexpr bool floating = ClampBound<B>::floating;
-    static std::optional<double> value(const std::optional<B>& b) {
+    static std::optional<double> get(const std::optional<B>& b) {
         return b ? std::optional<double>(static_cast<double>(*b)) : std::nullopt;
     }
 };
 template <>
 struct ClampBound<std::nullopt_t> : std::true_type {
     static constexpr bool floating = false;
-    static std::optional<double> value(std::nullopt_t) { return std::nullopt; }
+    static std::optional<double> get(std::nullopt_t) { return std::nullopt; }
 };
 }  // namespace detail
 
@@ -480,7 +477,7 @@ template <expr::TensorOperand A, class Lo, class Hi = std::nullopt_t>
 auto clamp(A&& a, const Lo& min, const Hi& max = std::nullopt) {
     static_assert(detail::ClampBound<Lo>::value && detail::ClampBound<Hi>::value,
                   "tenet: clamp bounds are numbers (not bool), std::optional numbers or std::nullopt");
-    const std::optional<double> lo = detail::ClampBound<Lo>::value(min), hi = detail::ClampBound<Hi>::value(max);
+    const std::optional<double> lo = detail::ClampBound<Lo>::get(min), hi = detail::ClampBound<Hi>::get(max);
     if (!lo && !hi) detail::fail<value_error>("clamp: At least one of 'min' or 'max' must not be None");
     const fn::Clamp op{{}, lo.value_or(0.0), hi.value_or(0.0), lo.has_value(), hi.has_value()};
     using V = typename expr::node_t<A>::value_type;
