@@ -249,6 +249,7 @@ TEST_CASE("device: reductions run on the device and return device tensors") {
     CHECK(values((arange(6, "cuda") > 2).any(0)) == std::vector<bool>{true});
 }
 
+#if TENET_AUTOGRAD
 TEST_CASE("device: autograd runs on the device and flows back across a move") {
     auto x = tensor({1.0, 2.0, 3.0}).requires_grad_();  // a host leaf
     auto y = x.cuda();
@@ -270,6 +271,7 @@ TEST_CASE("device: autograd runs on the device and flows back across a move") {
     Tensor<float>(s * s).backward();
     CHECK(s.grad().item() == 6.0f);
 }
+#endif
 
 TEST_CASE("device: printing shows the device as PyTorch does") {
 #define DEVICE_PRINT_CASE(EXPR, TEXT) \
@@ -279,10 +281,12 @@ TEST_CASE("device: printing shows the device as PyTorch does") {
     }
 #include "device_print_cases.inc"
 #undef DEVICE_PRINT_CASE
+#if TENET_AUTOGRAD
     // The device comes before the autograd suffix (torch/_tensor_str.py appends device='...'
     // first and requires_grad last).
     auto g = ones({2}, "cuda").requires_grad_();
     CHECK(to_string(g) == "tensor([1., 1.], device='cuda:0', requires_grad=True)");
+#endif
 }
 
 TEST_CASE("device: joins refuse inputs on different devices, naming both devices") {
@@ -304,8 +308,10 @@ TEST_CASE("device: flip runs on the device and keeps the input's memory order") 
     CHECK(values(t) == std::vector<float>{2, 5, 1, 4, 0, 3});
     a.assign(a.flip(1));  // reads all of a before writing
     CHECK(values(a) == std::vector<float>{2, 1, 0, 5, 4, 3});
+#if TENET_AUTOGRAD
     auto x = arange(4, kFloat64).cuda().requires_grad_();
     (x.flip(0) * arange(4, kFloat64).cuda()).sum().backward();
     CHECK(x.grad().device() == kCuda0);
     CHECK(values(x.grad()) == std::vector<double>{3, 2, 1, 0});
+#endif
 }

@@ -80,15 +80,17 @@ for name, cpp, dt, stored, y, grads in CASES:
         if transposed:
             make += ".t()"
         if dt == torch.float64:
-            make += ".requires_grad_()"
+            make += ".requires_grad_(TENET_AUTOGRAD)"  # built without autograd: no gradients
         lines.append("    auto x%d = %s;" % (i, make))
     lines.append("    auto y = %s;" % cpp)
     lines.append("    check_result<%s>(y, %s, %s);" % (ct, shape_lit(y.shape), lit(y)))
     if grads:
         w, gs = grads
+        lines.append("#if TENET_AUTOGRAD")
         lines.append("    (y * on_device<double>(%s, %s)).sum().backward();" % (shape_lit(w.shape), lit(w)))
         for i, g in enumerate(gs):
             lines.append("    check_result<double>(x%d.grad(), %s, %s);" % (i, shape_lit(g.shape), lit(g)))
+        lines.append("#endif")
     lines.append("}")
     lines.append("")
 OUT.write_text("\n".join(lines))

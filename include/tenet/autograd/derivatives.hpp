@@ -11,6 +11,7 @@
 // An operation without a derivative for an input (comparisons, bitwise ops, rounding,
 // casts to integers) gives NoGradient, which stops the flow along that path.
 
+#include "tenet/config.hpp"
 #include <cmath>
 #include <numbers>
 #include <type_traits>
@@ -22,7 +23,7 @@
 #include "tenet/expr/node.hpp"
 #include "tenet/expr/operators.hpp"
 
-namespace tenet::autograd {
+namespace tenet::inline TENET_ABI::autograd {
 
 /// "No gradient flows along this path."
 struct NoGradient {};

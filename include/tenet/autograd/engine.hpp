@@ -3,6 +3,7 @@
 // nodes are taken in decreasing sequence number (reverse execution order), each once all
 // of its gradient contributions have arrived, and leaves accumulate into .grad().
 
+#include "tenet/config.hpp"
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -12,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "tenet/autograd/grad_mode.hpp"
+#include "tenet/core/grad_mode.hpp"
 #include "tenet/autograd/node.hpp"
 #include "tenet/core/device_copy.hpp"
 #include "tenet/core/tensor.hpp"
@@ -20,7 +21,7 @@
 #include "tenet/expr/node.hpp"
 #include "tenet/expr/operators.hpp"
 
-namespace tenet::autograd {
+namespace tenet::inline TENET_ABI::autograd {
 
 /// Calls f with a tag of t's floating element type (gradients exist only for those).
 template <class F>

@@ -3,6 +3,7 @@
 // the edges to where their gradients go, PyTorch's name of its backward, and the saved
 // expression with the storage versions of its leaves.
 
+#include "tenet/config.hpp"
 #include <array>
 #include <optional>
 #include <string>
@@ -15,7 +16,7 @@
 #include "tenet/autograd/node.hpp"
 #include "tenet/expr/node.hpp"
 
-namespace tenet::autograd {
+namespace tenet::inline TENET_ABI::autograd {
 
 template <class N>
 struct leaf_types;

@@ -2,15 +2,16 @@
 // Gradient of flip (ops/flip.hpp): FlipBackward0 flips the incoming gradient along the same
 // dims. That backward is flip itself, recorded like any call, so create_graph goes through it.
 
+#include "tenet/config.hpp"
 #include <string>
 #include <utility>
 
 #include "tenet/autograd/engine.hpp"
-#include "tenet/autograd/grad_mode.hpp"
+#include "tenet/core/grad_mode.hpp"
 #include "tenet/autograd/node.hpp"
 #include "tenet/ops/flip.hpp"
 
-namespace tenet::autograd {
+namespace tenet::inline TENET_ABI::autograd {
 
 template <class T>
 struct FlipNode final : Node {
@@ -27,7 +28,7 @@ private:
 
 }  // namespace tenet::autograd
 
-namespace tenet::detail {
+namespace tenet::inline TENET_ABI::detail {
 
 template <class T>
 void record_flip(const Tensor<T>& input, const Tensor<T>& result, const IntArray& dims) {

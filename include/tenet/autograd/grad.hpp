@@ -8,6 +8,7 @@
 //   auto dx = autograd::grad({y}, {x}, {}, std::nullopt, /*create_graph=*/true)[0];  // 3 x^2
 //   auto ddx = autograd::grad({Tensor<double>(dx.sum())}, {x})[0];                  // 6 x
 
+#include "tenet/config.hpp"
 #include <optional>
 #include <vector>
 
@@ -15,7 +16,7 @@
 #include "tenet/autograd/variable.hpp"
 #include "tenet/core/tensor.hpp"
 
-namespace tenet::autograd {
+namespace tenet::inline TENET_ABI::autograd {
 
 /// d(outputs)/d(inputs), weighted by grad_outputs (one per output; may be empty, or hold
 /// undefined tensors, for single-element outputs: ones). retain_graph defaults to

@@ -6,19 +6,20 @@
 //   autograd::gradcheck(f, {randn({3}, kFloat64), randn({3}, kFloat64)});  // throws on a mismatch
 //   autograd::gradgradcheck(f, {randn({3}, kFloat64), randn({3}, kFloat64)});  // second derivatives
 
+#include "tenet/config.hpp"
 #include <cmath>
 #include <sstream>
 #include <vector>
 
 #include "tenet/autograd/grad.hpp"
-#include "tenet/autograd/grad_mode.hpp"
+#include "tenet/core/grad_mode.hpp"
 #include "tenet/autograd/variable.hpp"
 #include "tenet/core/errors.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/ops/creation.hpp"
 #include "tenet/ops/join.hpp"
 
-namespace tenet::autograd {
+namespace tenet::inline TENET_ABI::autograd {
 
 /// Thrown when the analytic and numerical Jacobians differ (PyTorch's GradcheckError).
 struct gradcheck_error : error {

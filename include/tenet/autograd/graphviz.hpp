@@ -6,6 +6,7 @@
 // graph reads from the leaves down to the output, as torchviz draws PyTorch's graphs.
 // Render with `dot -Tsvg graph.dot -o graph.svg`.
 
+#include "tenet/config.hpp"
 #include <sstream>
 #include <string>
 #include <unordered_map>
@@ -14,7 +15,7 @@
 #include "tenet/autograd/engine.hpp"
 #include "tenet/autograd/node.hpp"
 
-namespace tenet::autograd {
+namespace tenet::inline TENET_ABI::autograd {
 
 inline std::string to_dot(const TensorBase& output) {
     const Edge root = gradient_edge(output);

@@ -8,18 +8,19 @@
 // and joins them back into the input's shape, zeros standing in for the others, so
 // unbinding n rows costs one pass over the input, not n (PyTorch's split_backward).
 
+#include "tenet/config.hpp"
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "tenet/autograd/engine.hpp"
-#include "tenet/autograd/grad_mode.hpp"
+#include "tenet/core/grad_mode.hpp"
 #include "tenet/autograd/node.hpp"
 #include "tenet/ops/creation.hpp"
 #include "tenet/ops/join.hpp"
 
-namespace tenet::autograd {
+namespace tenet::inline TENET_ABI::autograd {
 
 /// Input i's slot of the gradient as a fresh contiguous tensor of the input's element type
 /// U (the engine moves dense buffers that nothing else holds).
@@ -86,7 +87,7 @@ struct SplitNode final : Node {
 
 }  // namespace tenet::autograd
 
-namespace tenet::detail {
+namespace tenet::inline TENET_ABI::detail {
 
 template <class R, class L>
 void record_join(const Tensor<R>& result, const L& inputs, const JoinPlan& plan, const char* name) {

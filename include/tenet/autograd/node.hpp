@@ -8,6 +8,7 @@
 // its inputs (earlier on the tape), so ownership only points backwards in time: no cycles,
 // and a graph is freed with the last tensor that refers to it.
 
+#include "tenet/config.hpp"
 #include <cstdint>
 #include <memory>
 #include <sstream>
@@ -19,7 +20,7 @@
 #include "tenet/core/errors.hpp"
 #include "tenet/core/tensor_impl.hpp"
 
-namespace tenet::autograd {
+namespace tenet::inline TENET_ABI::autograd {
 
 struct Node;
 using NodePtr = std::shared_ptr<Node>;

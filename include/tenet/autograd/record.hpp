@@ -8,6 +8,7 @@
 // This file also defines the hooks the core calls (core/expression_fwd.hpp): views,
 // copies, in-place writes, and the autograd part of printing.
 
+#include "tenet/config.hpp"
 #include <array>
 #include <optional>
 #include <string>
@@ -19,14 +20,14 @@
 #include "tenet/autograd/expression_leaves.hpp"
 #include "tenet/autograd/replay.hpp"
 #include "tenet/autograd/engine.hpp"
-#include "tenet/autograd/grad_mode.hpp"
+#include "tenet/core/grad_mode.hpp"
 #include "tenet/autograd/node.hpp"
 #include "tenet/expr/evaluate.hpp"
 #include "tenet/expr/fast_pow.hpp"
 #include "tenet/ops/creation.hpp"
 #include "tenet/ops/reduce.hpp"
 
-namespace tenet::autograd {
+namespace tenet::inline TENET_ABI::autograd {
 
 // ---- One pass for all the gradients of a node ---------------------------------------------
 //
@@ -421,11 +422,12 @@ Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> lea
 
 }  // namespace tenet::autograd
 
-namespace tenet::detail {
+namespace tenet::inline TENET_ABI::detail {
 
-template <class X>
-std::optional<Tensor<sum_result_t<input_t<X>>>> sum_with_gradients(const X& x, bool mean) {
+template <class R, class X>
+std::optional<Tensor<R>> sum_with_gradients(const X& x, bool mean) {
     using V = input_t<X>;
+    static_assert(std::is_same_v<R, sum_result_t<V>>);
     if constexpr (!FloatingElement<V> || !TensorExpression<X>) {
         return std::nullopt;  // integers have no gradient; a bare tensor's gradient is a broadcast, kept lazy
     } else {

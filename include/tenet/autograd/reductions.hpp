@@ -8,12 +8,13 @@
 // would (leaf_gradients). Ties share the gradient evenly (amax, amin, max(), min(), the
 // inf-norms), as PyTorch; max(dim)/min(dim) send it to the returned index.
 
+#include "tenet/config.hpp"
 #include <cmath>
 #include <string>
 #include <utility>
 
 #include "tenet/autograd/engine.hpp"
-#include "tenet/autograd/grad_mode.hpp"
+#include "tenet/core/grad_mode.hpp"
 #include "tenet/autograd/node.hpp"
 #include "tenet/autograd/record.hpp"
 #include "tenet/expr/math.hpp"
@@ -21,7 +22,7 @@
 #include "tenet/ops/creation.hpp"
 #include "tenet/ops/reduce.hpp"
 
-namespace tenet::autograd {
+namespace tenet::inline TENET_ABI::autograd {
 
 /// The reduced dims of a plan, and its shape with them kept as 1.
 inline IntArray reduced_dims(const detail::ReducePlan& p) {
@@ -138,7 +139,7 @@ struct IndexReductionNode final : Node {
 
 }  // namespace tenet::autograd
 
-namespace tenet::detail {
+namespace tenet::inline TENET_ABI::detail {
 
 template <class X, class R>
 void record_value_reduction(const X& x, const Tensor<R>& result, const ReducePlan& plan, ReduceKind kind, double p,

@@ -14,6 +14,7 @@
 // Sums back to an input's shape, broadcast seeds and views use recorded tensor operations
 // (sum, reshape, expand) for the same reason.
 
+#include "tenet/config.hpp"
 #include <array>
 #include <numbers>
 #include <type_traits>
@@ -23,13 +24,13 @@
 #include "tenet/autograd/derivatives.hpp"
 #include "tenet/autograd/engine.hpp"
 #include "tenet/autograd/expression_leaves.hpp"
-#include "tenet/autograd/grad_mode.hpp"
+#include "tenet/core/grad_mode.hpp"
 #include "tenet/autograd/node.hpp"
 #include "tenet/expr/evaluate.hpp"
 #include "tenet/expr/math.hpp"
 #include "tenet/ops/reduce.hpp"
 
-namespace tenet::autograd {
+namespace tenet::inline TENET_ABI::autograd {
 
 // ---- Local derivatives as forward operations ----------------------------------------------
 

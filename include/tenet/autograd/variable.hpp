@@ -1,18 +1,19 @@
 #pragma once
-// The autograd side of Tensor: requires_grad, grad, grad_fn, backward, detach, and the
+// The autograd side of Tensor: requires_grad, grad, grad_fn, backward, and the
 // hooks through which the core's views and copies are recorded.
 
+#include "tenet/config.hpp"
 #include <memory>
 #include <string>
 
 #include "tenet/autograd/engine.hpp"
-#include "tenet/autograd/grad_mode.hpp"
+#include "tenet/core/grad_mode.hpp"
 #include "tenet/autograd/node.hpp"
 #include "tenet/autograd/record.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/ops/creation.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 namespace autograd {
 
@@ -230,9 +231,5 @@ void Tensor<T>::backward(const Tensor& gradient, std::optional<bool> retain_grap
     autograd::run_backward(*this, seed, retain_graph.value_or(create_graph), create_graph);
 }
 
-template <class T>
-Tensor<T> Tensor<T>::detach() const {
-    return Tensor<T>(detail::make_view(impl(), sizes(), strides(), storage_offset()));
-}
 
 }  // namespace tenet

@@ -4,6 +4,7 @@
 // kernels/tenet/cuda/ (Thrust), which tenet.hpp includes only where the device evaluator
 // exists (core/host_device.hpp); elsewhere the callers throw `no_device_evaluator`.
 
+#include "tenet/config.hpp"
 #include <cstdint>
 #include <memory>
 
@@ -11,7 +12,7 @@
 #include "tenet/core/errors.hpp"
 #include "tenet/core/host_device.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 template <class T>
 class Tensor;
 struct PhiloxState;

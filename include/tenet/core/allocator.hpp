@@ -16,6 +16,7 @@
 // dead; from then on, and on threads whose lists never opened, blocks go straight back to the
 // system.
 
+#include "tenet/config.hpp"
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -40,7 +41,7 @@
 #include <sanitizer/asan_interface.h>
 #endif
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 /// The life of a thread's pooled free lists: Unopened until the thread's first pooled
 /// allocation, Live while they cache blocks, Dead once its thread_locals are being destroyed.

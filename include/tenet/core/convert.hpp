@@ -5,6 +5,7 @@
 // does (int8/int16 via int32, uint8 via int64); anything -> bool is `x != 0`.
 // Unlike a bare static_cast, nothing here is undefined behaviour.
 
+#include "tenet/config.hpp"
 #include "tenet/core/host_device.hpp"
 #include <cmath>
 #include <cstdint>
@@ -12,7 +13,7 @@
 
 #include "tenet/core/dtype.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 namespace detail {
 
 template <class I>

@@ -2,6 +2,7 @@
 // Device: where a tensor's storage lives. `cpu` or `cuda:N`, parsed from strings
 // as PyTorch parses them ("cpu", "cuda", "cuda:1").
 
+#include "tenet/config.hpp"
 #include <cctype>
 #include <cstdint>
 #include <ostream>
@@ -10,7 +11,7 @@
 
 #include "tenet/core/errors.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 enum class DeviceType : int8_t { CPU, CUDA };
 

@@ -11,6 +11,7 @@
 // TENET_DEVICE_EMULATION). Without one, every request for a CUDA device throws
 // device_error, as PyTorch does on a CPU-only build.
 
+#include "tenet/config.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -21,7 +22,7 @@
 #include "tenet/core/device_loop.hpp"
 #include "tenet/core/errors.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 namespace detail {
 
 class DeviceBackend {

@@ -5,13 +5,14 @@
 // and needs the device evaluator. A conversion between the host and a device therefore
 // happens on the host side.
 
+#include "tenet/config.hpp"
 #include <cstdint>
 #include <type_traits>
 
 #include "tenet/core/device_backend.hpp"
 #include "tenet/core/tensor.hpp"
 
-namespace tenet::detail {
+namespace tenet::inline TENET_ABI::detail {
 
 /// The address of t's first element.
 inline void* first_byte(const TensorBase& t) {

@@ -4,6 +4,7 @@
 // passed by value to a kernel; built on the host from sizes and per-operand strides, with
 // the dims that every operand walks contiguously merged first.
 
+#include "tenet/config.hpp"
 #include <array>
 #include <cstdint>
 #include <type_traits>
@@ -12,7 +13,7 @@
 #include "tenet/core/geometry.hpp"
 #include "tenet/core/host_device.hpp"
 
-namespace tenet::detail {
+namespace tenet::inline TENET_ABI::detail {
 
 /// The most dims a device kernel walks after merging (PyTorch's CUDA kernels allow 25;
 /// merged layouts rarely have more than three).

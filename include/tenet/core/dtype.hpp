@@ -4,6 +4,7 @@
 // constants (`kFloat32`, `kInt64`, ...) are tag objects: they convert to `DType` and
 // also carry the C++ type, so `t.to(kFloat64)` is statically typed `Tensor<double>`.
 
+#include "tenet/config.hpp"
 #include <cstdint>
 #include <ostream>
 #include <string_view>
@@ -11,7 +12,7 @@
 
 #include "tenet/core/half.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 /// Run-time element type, in PyTorch's order.
 enum class ScalarType : int8_t { Bool, UInt8, Int8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64 };

@@ -2,13 +2,14 @@
 // tenet's exceptions. Every misuse throws one of these; the message names the
 // operation and the offending shapes, indices, dtypes or devices.
 
+#include "tenet/config.hpp"
 #include <cstdint>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 /// Base of every tenet exception.
 struct error : std::runtime_error {

@@ -3,6 +3,7 @@
 // IntArrays, with no element type, so they are compiled once per translation unit
 // however many element types a program uses.
 
+#include "tenet/config.hpp"
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -14,7 +15,7 @@
 #include "tenet/core/errors.hpp"
 #include "tenet/core/int_array.hpp"
 
-namespace tenet::detail {
+namespace tenet::inline TENET_ABI::detail {
 
 /// Row-major strides of a dense tensor of the given sizes.
 inline IntArray contiguous_strides(const IntArray& sizes) {

@@ -3,6 +3,7 @@
 // and bfloat16 (`BFloat16`). Storage is 16 bits; arithmetic goes through float,
 // as PyTorch does on the CPU. Conversions round to nearest, ties to even.
 
+#include "tenet/config.hpp"
 #include "tenet/core/host_device.hpp"
 
 #include <bit>
@@ -10,7 +11,7 @@
 #include <cstring>
 #include <limits>
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 namespace detail {
 

@@ -4,6 +4,7 @@
 // `Slice(start, stop, step)` with omitted or negative bounds, `None` (a new axis
 // of size 1), `Ellipsis` (or "..."), and `true`/`false` (a new axis of size 1 / 0).
 
+#include "tenet/config.hpp"
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -12,7 +13,7 @@
 
 #include "tenet/core/errors.hpp"
 
-namespace tenet::indexing {
+namespace tenet::inline TENET_ABI::indexing {
 
 struct EllipsisIndexType {};
 inline constexpr EllipsisIndexType Ellipsis{};
@@ -75,7 +76,7 @@ private:
 
 }  // namespace tenet::indexing
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 using indexing::Ellipsis;
 using indexing::None;
 using indexing::Slice;

@@ -3,6 +3,7 @@
 // up to kInline values without touching the heap, because creating tiny tensors
 // must stay cheap. Compares equal to any range of integers and prints as `[2, 3]`.
 
+#include "tenet/config.hpp"
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -12,7 +13,7 @@
 #include <span>
 #include <vector>
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 class IntArray {
 public:

@@ -2,11 +2,12 @@
 // NestedList<T>: a tensor's values as nested lists (PyTorch's `tolist()`), for
 // printing, tests and interop. A 0-d tensor gives a bare value.
 
+#include "tenet/config.hpp"
 #include <ostream>
 #include <variant>
 #include <vector>
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 template <class T>
 struct NestedList {

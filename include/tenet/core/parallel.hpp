@@ -2,6 +2,7 @@
 // Intra-op parallelism: the number of threads large element-wise work is split across
 // (PyTorch's set_num_threads / get_num_threads). Results never depend on it.
 
+#include "tenet/config.hpp"
 #include <cstdint>
 
 #include "tenet/core/errors.hpp"
@@ -10,7 +11,7 @@
 #include <omp.h>
 #endif
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 namespace detail {
 inline int& num_threads_setting() {

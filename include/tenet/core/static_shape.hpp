@@ -5,6 +5,7 @@
 // message names both (`static_broadcast<Shape<2, 3>, Shape<3, 2>>`). Operands without a
 // static shape (`DynamicShape`) make the result dynamic; it is checked at run time.
 
+#include "tenet/config.hpp"
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -13,7 +14,7 @@
 
 #include "tenet/core/int_array.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 /// An extent known only at run time.
 inline constexpr int64_t Dyn = -1;

@@ -5,10 +5,11 @@
 // shapes that cannot broadcast do not compile. Converting from a plain tensor or an
 // expression checks the run-time sizes against the static shape.
 
+#include "tenet/config.hpp"
 #include "tenet/core/static_shape.hpp"
 #include "tenet/core/tensor.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 template <class T, StaticShape S>
 class StaticTensor : public Tensor<T> {

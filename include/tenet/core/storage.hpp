@@ -4,6 +4,7 @@
 // the version counter that autograd checks: every in-place write through any view
 // bumps it.
 
+#include "tenet/config.hpp"
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -14,7 +15,7 @@
 #include "tenet/core/device.hpp"
 #include "tenet/core/device_backend.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 namespace detail {
 
 /// Write stamps: numbers no two writes anywhere in the process share (0 = never written).

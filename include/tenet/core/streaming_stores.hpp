@@ -9,6 +9,7 @@
 // x86-64 only, chosen at run time (AVX-512 or AVX stores; 16-byte SSE2 stores were slower
 // than normal ones on that machine, so they are not used), and not in code nvcc compiles.
 
+#include "tenet/config.hpp"
 #include <cstdint>
 #include <cstdio>
 
@@ -20,7 +21,7 @@
 #define TENET_HAVE_STREAMING_STORES 0
 #endif
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 namespace detail {
 

@@ -3,12 +3,13 @@
 // Dims that all operands walk contiguously are merged first, so a dense copy is a
 // flat loop; otherwise the innermost dim runs as a tight strided loop.
 
+#include "tenet/config.hpp"
 #include <array>
 #include <cstdint>
 
 #include "tenet/core/geometry.hpp"
 
-namespace tenet::detail {
+namespace tenet::inline TENET_ABI::detail {
 
 /// Calls `body(offsets)` once per element of `sizes`, in row-major order, where
 /// offsets[k] = base[k] + sum_d index[d] * strides[k][d] is operand k's element offset.

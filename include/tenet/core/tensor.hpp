@@ -9,6 +9,7 @@
 //   t[0] = 5;  t.index({...}) = x;   writes data through the temporary view
 //   y.copy_(x);  y.fill_(v);    write data into y
 
+#include "tenet/config.hpp"
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -20,13 +21,13 @@
 
 #include "tenet/core/convert.hpp"
 #include "tenet/core/device_backend.hpp"
-#include "tenet/core/expression_fwd.hpp"
+#include "tenet/core/hooks.hpp"
 #include "tenet/core/nested_list.hpp"
 #include "tenet/core/strided_loop.hpp"
 #include "tenet/core/tensor_impl.hpp"
 #include "tenet/core/tensor_options.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 /// A scalar a tensor can be filled with or converted from: any arithmetic type or a 16-bit float.
 template <class S>
@@ -658,8 +659,8 @@ public:
     auto norm(double p, int64_t dim, bool keepdim = false) const;
     auto norm(double p, const IntArray& dims, bool keepdim = false) const;
 
-    // ---- Autograd: declared here, defined in autograd/variable.hpp -------------------
-    // (section owned by autograd/variable.hpp)
+    // ---- Autograd: declared here, defined behind the seam (core/hooks.hpp): in
+    // autograd/variable.hpp, or core/hooks_off.hpp when built with TENET_AUTOGRAD=0
     /// Whether this tensor takes part in autograd (a leaf that requires grad, or a result
     /// computed from one while grad mode was on).
     bool requires_grad() const;
@@ -684,7 +685,7 @@ public:
     void backward(const Tensor& gradient = Tensor(), std::optional<bool> retain_graph = std::nullopt,
                   bool create_graph = false) const;
     /// The same data without history (shares storage; requires_grad false).
-    Tensor detach() const;
+    Tensor detach() const { return Tensor(detail::make_view(impl(), sizes(), strides(), storage_offset())); }
 
     // ---- Linear algebra: declared here, defined in linalg/matmul.hpp and linalg/products.hpp
     // (section owned by linalg/)

@@ -4,6 +4,7 @@
 // `TensorBase` is the handle without the element type: everything that does not
 // depend on T (metadata, views) lives here and is compiled once, not once per T.
 
+#include "tenet/config.hpp"
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
@@ -22,7 +23,7 @@
 #include "tenet/core/indexing.hpp"
 #include "tenet/core/storage.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 namespace autograd {
 struct AutogradMeta;  // autograd/node.hpp

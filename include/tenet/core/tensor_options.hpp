@@ -3,9 +3,10 @@
 // The element type is not among them: it is static, chosen by a dtype tag
 // (`zeros({2, 3}, kFloat64)`) or a template argument (`zeros<double>({2, 3})`).
 
+#include "tenet/config.hpp"
 #include "tenet/core/device.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 class TensorOptions {
 public:

@@ -20,6 +20,7 @@
 // changed between building and evaluating an expression gives 0, never a crash.
 // INT_MIN / -1 (which PyTorch 1.13 itself crashes on) wraps to INT_MIN, remainder 0.
 
+#include "tenet/config.hpp"
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -34,7 +35,7 @@
 #include "tenet/expr/node.hpp"
 #include "tenet/expr/operators.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 // =====================================================================================
 // Element functors

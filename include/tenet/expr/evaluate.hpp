@@ -11,6 +11,7 @@
 //     read in place, others (broadcast or strided) are first gathered into a small
 //     aligned buffer, so the arithmetic still runs on unit-stride data.
 
+#include "tenet/config.hpp"
 #include <algorithm>
 #include <cstdlib>
 #include <array>
@@ -18,20 +19,20 @@
 #include <cstring>
 
 #include "tenet/backend/device_dispatch.hpp"
-#include "tenet/core/expression_fwd.hpp"
+#include "tenet/core/hooks.hpp"
 #include "tenet/core/parallel.hpp"
 #include "tenet/core/streaming_stores.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/functors.hpp"
 #include "tenet/expr/node.hpp"
 
-namespace tenet::expr {
+namespace tenet::inline TENET_ABI::expr {
 /// Calls f with e, or with e's pow(x, 2)s as square(x) (defined in expr/fast_pow.hpp).
 template <class N, class F>
 void with_fast_pows(const N& n, F&& f);
 }  // namespace tenet::expr
 
-namespace tenet::detail {
+namespace tenet::inline TENET_ABI::detail {
 
 // Columns per chunk of a row that gathers or broadcasts an operand. (512 made W3 4% faster but
 // W4's tiled walk 1.9x slower on the 2-core EPYC VM, for reasons not pinned down.)

@@ -10,6 +10,7 @@
 // second instantiation of the loop, so it applies only to expressions with one or two pows
 // by a number (two or four loops); expressions without such pows pass through untouched.
 
+#include "tenet/config.hpp"
 #include <type_traits>
 #include <utility>
 
@@ -17,7 +18,7 @@
 #include "tenet/expr/math.hpp"
 #include "tenet/expr/node.hpp"
 
-namespace tenet::expr {
+namespace tenet::inline TENET_ABI::expr {
 
 /// How many pows by a number N contains.
 template <class N>

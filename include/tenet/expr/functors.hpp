@@ -6,13 +6,14 @@
 // and carries its PyTorch name for error messages. Functors are empty or hold a few
 // parameters by value, so nodes stay small and copyable to a device.
 
+#include "tenet/config.hpp"
 #include <cmath>
 #include <type_traits>
 
 #include "tenet/core/host_device.hpp"
 #include "tenet/core/dtype.hpp"
 
-namespace tenet::fn {
+namespace tenet::inline TENET_ABI::fn {
 
 /// float for 16-bit floats (they compute in float, as on PyTorch's CPU), else T itself.
 template <class T>

@@ -21,6 +21,7 @@
 // PyTorch's "result type Float can't be cast to the desired output type Long".
 // 16-bit floats compute in float32 (opmath_t) and round once at the end.
 
+#include "tenet/config.hpp"
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -37,7 +38,7 @@
 #include "tenet/expr/node.hpp"
 #include "tenet/expr/simd_exp.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 namespace detail {
 

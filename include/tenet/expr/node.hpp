@@ -9,6 +9,7 @@
 // right; K is the first leaf's number). The driver moves the pointers; the nodes
 // only combine values, so the compiler sees one flat, vectorisable loop body.
 
+#include "tenet/config.hpp"
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -16,12 +17,12 @@
 #include <type_traits>
 #include <utility>
 
-#include "tenet/core/expression_fwd.hpp"
+#include "tenet/core/hooks.hpp"
 #include "tenet/core/static_tensor.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/promotion.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 /// Base of every expression node (CRTP). Being in namespace tenet, it makes tenet's
 /// operators and functions visible to argument-dependent lookup on any node.

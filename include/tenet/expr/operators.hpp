@@ -3,12 +3,13 @@
 // `eq(a, 1)`. Each takes tensors, expressions and C++ numbers (at least one operand is a
 // tensor or expression), allocates nothing, and checks the broadcast shapes at once.
 
+#include "tenet/config.hpp"
 #include <utility>
 
 #include "tenet/expr/functors.hpp"
 #include "tenet/expr/node.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 /// Two operands of which at least one is a tensor or an expression.
 template <class A, class B>

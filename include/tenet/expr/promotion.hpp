@@ -5,12 +5,13 @@
 // float16 + bfloat16 is float32. A C++ scalar operand is "weaker" than a tensor,
 // as a Python number is: it only lifts the category (int64 tensor * 2.5 is float32).
 
+#include "tenet/config.hpp"
 #include <cstdint>
 #include <type_traits>
 
 #include "tenet/core/dtype.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 namespace detail {
 

@@ -10,11 +10,12 @@
 // over the whole float range (tests/expr/test_simd_exp.cpp sweeps it), subnormal results
 // included; PyTorch's SLEEF exp is within 1 ulp, so the two agree to a few ulps.
 
+#include "tenet/config.hpp"
 #include "tenet/core/host_device.hpp"
 #include <bit>
 #include <cstdint>
 
-namespace tenet::detail {
+namespace tenet::inline TENET_ABI::detail {
 
 /// c ? a : b as bit operations. A float ?: is a branch to GCC unless -fno-trapping-math
 /// (the compare might trap), and a branch stops vectorisation; masks do not.

@@ -8,6 +8,7 @@
 // element type matters only when those elements are read (converted to double,
 // int64 or bool); all formatting below is compiled once, not once per T.
 
+#include "tenet/config.hpp"
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -19,7 +20,7 @@
 #include "tenet/core/dtype.hpp"
 #include "tenet/core/tensor.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 namespace detail::print {
 

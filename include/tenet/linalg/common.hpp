@@ -2,6 +2,7 @@
 // What the linalg/ headers share: turning an operand (a tensor, a view or an expression) into
 // a tensor once, the dtype checks, fresh results, and matrix batches over leading dims.
 
+#include "tenet/config.hpp"
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -10,10 +11,10 @@
 #include "tenet/core/static_tensor.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/node.hpp"
-#include "tenet/linalg/autograd_hooks.hpp"
+#include "tenet/linalg/recording.hpp"
 #include "tenet/linalg/gemm.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 namespace detail {
 
 /// The element type of a tensor or expression operand.

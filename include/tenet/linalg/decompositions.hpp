@@ -14,6 +14,7 @@
 // svdvals and cholesky record one node per differentiable output with PyTorch's grad_fn
 // name; qr, lstsq and the matrix norms built on singular values are not differentiable yet.
 
+#include "tenet/config.hpp"
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 #include <Eigen/QR>
@@ -30,7 +31,7 @@
 #include "tenet/linalg/matmul.hpp"
 #include "tenet/ops/reduce.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 namespace linalg {
 
 /// linalg.eigh: A = Q diag(L) Q^T with eigenvalues ascending.

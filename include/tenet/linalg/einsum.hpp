@@ -17,6 +17,7 @@
 // broadcast multiplies, a copy), so its backward is theirs; the result's grad_fn is the last
 // step's (CopyBackwards), not PyTorch's.
 
+#include "tenet/config.hpp"
 #include <array>
 #include <algorithm>
 #include <cstdint>
@@ -31,7 +32,7 @@
 #include "tenet/linalg/matmul.hpp"
 #include "tenet/ops/reduce.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 namespace detail {
 
 /// Subscript ids: 'A'-'Z' are 0-25 and 'a'-'z' 26-51 (ASCII order); kEllipsis marks "...".

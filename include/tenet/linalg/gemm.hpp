@@ -12,6 +12,7 @@
 // loop in uint64_t, where the wrap is well-defined.
 // Both run on tenet::get_num_threads() threads.
 
+#include "tenet/config.hpp"
 #include <Eigen/Core>
 
 #include <algorithm>
@@ -30,7 +31,7 @@
 #include <cblas.h>
 #endif
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 namespace detail {
 
 /// Element types the matrix products accept (PyTorch's CPU matmul: no bool, no 16-bit floats).

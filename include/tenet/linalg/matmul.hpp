@@ -10,6 +10,7 @@
 // With static shapes (StaticTensor<T, Shape<2, 3>>) matmul's result shape is deduced at
 // compile time, and inner dimensions that differ are a compile error naming both shapes.
 
+#include "tenet/config.hpp"
 #include <array>
 #include <cstdint>
 #include <type_traits>
@@ -18,7 +19,7 @@
 #include "tenet/core/static_shape.hpp"
 #include "tenet/linalg/common.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 // ---- Static shapes ---------------------------------------------------------------------
 

@@ -8,6 +8,7 @@
 // as in PyTorch; integer tensors take integral beta and alpha only. Each add* result is one
 // autograd node (autograd/linalg.hpp); outer is a recorded broadcast multiply (MulBackward0).
 
+#include "tenet/config.hpp"
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
@@ -21,7 +22,7 @@
 #include "tenet/linalg/matmul.hpp"
 #include "tenet/ops/reduce.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 namespace detail {
 
 /// Fills `out` with beta * input (input broadcast to out's shape), or leaves it for a beta = 0 GEMM.

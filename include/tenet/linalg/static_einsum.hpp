@@ -7,6 +7,7 @@
 // result is a StaticTensor of the deduced shape. The errors are static_asserts inside
 // static_einsum<equation, shapes...>, whose name in the compiler's message shows all of them.
 
+#include "tenet/config.hpp"
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -18,7 +19,7 @@
 #include "tenet/core/static_shape.hpp"
 #include "tenet/linalg/einsum.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 /// A string usable as a template argument: `einsum<"ij,jk->ik">`.
 template <size_t N>

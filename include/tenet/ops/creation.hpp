@@ -4,6 +4,7 @@
 // or, where PyTorch infers it, from the values (`tensor({1, 2})` is int64,
 // `tensor({1.5})` float32, `full({2}, 7)` int64, `arange(5)` int64, `arange(0.0, 1.0, 0.1)` float32).
 
+#include "tenet/config.hpp"
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -13,7 +14,7 @@
 
 #include "tenet/core/tensor.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 namespace detail {
 /// `t`, built on the host, on options' device: creation functions whose values are computed

@@ -11,6 +11,7 @@
 // Autograd (autograd/flip.hpp): FlipBackward0, whose backward is the same flip of the
 // gradient (recorded too, so create_graph goes through it).
 
+#include "tenet/config.hpp"
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -20,7 +21,7 @@
 #include "tenet/core/strided_loop.hpp"
 #include "tenet/core/tensor.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 namespace detail {
 
 /// The dims of `dims` wrapped into [0, ndim), each at most once (PyTorch's message otherwise).
@@ -34,9 +35,6 @@ inline std::vector<bool> flip_mask(const IntArray& dims, int64_t ndim, const cha
     return flipped;
 }
 
-/// Autograd hook, defined in autograd/flip.hpp: records `result` = flip(input, dims).
-template <class T>
-void record_flip(const Tensor<T>& input, const Tensor<T>& result, const IntArray& dims);
 
 }  // namespace detail
 

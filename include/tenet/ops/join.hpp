@@ -18,6 +18,7 @@
 // gradients, zeros standing in for the pieces that got none. tensor_split's pieces are
 // recorded as slices (SliceBackward0), as in PyTorch.
 
+#include "tenet/config.hpp"
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
@@ -31,7 +32,7 @@
 #include "tenet/expr/node.hpp"
 #include "tenet/expr/promotion.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 // ---- Lists of tensors ------------------------------------------------------------------
 
@@ -204,16 +205,6 @@ std::pair<Tensor<joined_t<L>>, JoinPlan> join_values(const L& list, int64_t dim,
     });
     return {result, plan};
 }
-
-// Autograd hooks, defined in autograd/join.hpp (included after the autograd core).
-/// Records `result`, the join of `inputs` by `plan`, as one node named `name`.
-template <class R, class L>
-void record_join(const Tensor<R>& result, const L& inputs, const JoinPlan& plan, const char* name);
-/// Records `pieces`, views of `base` along `dim` with the given lengths (unbind: selected
-/// indices), as the outputs of one node named `name`.
-template <class T>
-void record_split(const Tensor<T>& base, const std::vector<Tensor<T>>& pieces, int64_t dim, const IntArray& lengths,
-                  bool unbind, const char* name);
 
 /// A join, recorded: what cat, stack and the *stack functions return.
 template <class L>

@@ -13,6 +13,7 @@
 // Generators are thread-safe: state changes are guarded by a mutex. The numbers are not
 // bit-identical to PyTorch's (whose CPU generator is a Mersenne Twister).
 
+#include "tenet/config.hpp"
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -27,7 +28,7 @@
 #include "tenet/core/tensor.hpp"
 #include "tenet/ops/creation.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 // ---- Philox4x32-10 -------------------------------------------------------------------
 

@@ -25,6 +25,7 @@
 // the cascade); integer and bool sums and products accumulate in int64 with wrap-around;
 // max/min/argmax accumulate in the input type (float for float16/bfloat16).
 
+#include "tenet/config.hpp"
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -41,7 +42,7 @@
 #include "tenet/expr/evaluate.hpp"
 #include "tenet/expr/node.hpp"
 
-namespace tenet {
+namespace tenet::inline TENET_ABI {
 
 // ---- Results of max(dim) / min(dim) ---------------------------------------------------
 
@@ -281,18 +282,6 @@ inline ReducePlan plan_reduction(const IntArray& shape, const std::optional<IntA
     return p;
 }
 
-/// Records sum/mean for autograd (defined in autograd/record.hpp).
-template <class X, class R>
-void record_reduction(const X& x, const Tensor<R>& result, const ReducePlan& plan, bool mean);
-/// The other differentiable reductions (defined in autograd/reductions.hpp).
-enum class ReduceKind { Prod, Extremum, Norm };
-template <class X, class R>
-void record_value_reduction(const X& x, const Tensor<R>& result, const ReducePlan& plan, ReduceKind kind, double p,
-                            const char* name);
-template <class X, class V>
-void record_index_reduction(const X& x, const Tensor<V>& values, const Tensor<int64_t>& indices, int64_t dim,
-                            bool keepdim, const char* name);
-
 /// max/min/argmax/... have no identity: an empty reduction is an error, as in PyTorch.
 template <class Error>
 void check_nonempty_reduction(const ReducePlan& p, const char* op) {
@@ -495,12 +484,6 @@ decltype(auto) with_node(const X& x, const char*, F&& f) {
 template <class X>
 using input_t = typename expr::node_t<X>::value_type;
 
-/// sum()/mean() over all elements of an expression whose gradient autograd will want: the
-/// value and the gradients of the inputs in ONE pass (autograd/record.hpp). Empty when
-/// that path does not apply (no gradient wanted, broadcast or strided inputs, a bare tensor).
-template <class X>
-std::optional<Tensor<sum_result_t<input_t<X>>>> sum_with_gradients(const X& x, bool mean);
-
 /// A reduction with a value result: Op<V> is the reducer.
 template <class R, class E>
 auto reduce_values(const E& e, const R& r, const ReducePlan& p, const char* op) {
@@ -596,7 +579,7 @@ auto mean_impl(const X& x, const std::optional<IntArray>& dims, bool keepdim) {
                           dtype_of<V>);
     if constexpr (FloatingElement<V>) {
         if (!dims)
-            if (auto fused = sum_with_gradients(x, true)) return *fused;
+            if (auto fused = sum_with_gradients<sum_result_t<input_t<X>>>(x, true)) return *fused;
     }
     auto result = reduce_simple<MeanOp>(x, dims, keepdim, "mean");
     record_reduction(x, result, plan_reduction(x.shape(), dims, keepdim, "mean"), true);
@@ -681,7 +664,7 @@ auto prod_impl(const X& x, const std::optional<IntArray>& dims, bool keepdim) {
 template <class X>
 auto sum_impl(const X& x, const std::optional<IntArray>& dims, bool keepdim) {
     if (!dims)
-        if (auto fused = sum_with_gradients(x, false)) return *fused;
+        if (auto fused = sum_with_gradients<sum_result_t<input_t<X>>>(x, false)) return *fused;
     auto result = reduce_simple<SumOp>(x, dims, keepdim, "sum");
     record_reduction(x, result, plan_reduction(x.shape(), dims, keepdim, "sum"), false);
     return result;

@@ -7,6 +7,7 @@
 // whose memory is host memory reached only through the backend and the kernels (raw host
 // access is refused as for a real device), so CI exercises every device path without a GPU.
 
+#include "tenet/config.hpp"
 #include <cstdint>
 #include <cstring>
 #include <mutex>
@@ -20,7 +21,7 @@
 #include "tenet/expr/functors.hpp"
 #include "tenet/cuda/config.cuh"
 
-namespace tenet::kernels {
+namespace tenet::inline TENET_ABI::kernels {
 
 /// Copies elements of type W (any type of the element's size) over a strided loop.
 template <class W>

@@ -12,6 +12,7 @@
 //    one result element per index, accumulating in uint64_t for integers (wrapping as the
 //    host's integer_gemm) and in T for floating types.
 
+#include "tenet/config.hpp"
 #include <cstdint>
 #include <mutex>
 #include <type_traits>
@@ -26,7 +27,7 @@
 #include <cublas_v2.h>
 #endif
 
-namespace tenet::kernels {
+namespace tenet::inline TENET_ABI::kernels {
 
 /// c[i, j] = alpha * sum_q A[i, q] B[q, j] + beta * c[i, j] (c not read when beta is 0).
 template <class T>
@@ -117,7 +118,7 @@ void cublas_gemm(int64_t m, int64_t n, int64_t k, T alpha, detail::MatRef<T> A, 
 
 }  // namespace tenet::kernels
 
-namespace tenet::detail {
+namespace tenet::inline TENET_ABI::detail {
 
 template <class T>
 void device_gemm(int64_t m, int64_t n, int64_t k, T alpha, MatRef<T> A, MatRef<T> B, T beta, T* c, int64_t ldc) {

@@ -15,6 +15,7 @@
 #endif
 #endif
 
+#include "tenet/config.hpp"
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -30,7 +31,7 @@
 
 #include "tenet/core/errors.hpp"
 
-namespace tenet::kernels {
+namespace tenet::inline TENET_ABI::kernels {
 
 /// True when this build runs kernels on a real CUDA device.
 #if defined(__CUDACC__)

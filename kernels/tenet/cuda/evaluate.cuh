@@ -5,6 +5,7 @@
 // shape (stride 0 where a leaf is broadcast). Contiguous operands take the flat kernel:
 // element i of every operand is at index i, no index arithmetic at all.
 
+#include "tenet/config.hpp"
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -15,7 +16,7 @@
 #include "tenet/cuda/config.cuh"
 #include "tenet/cuda/view.cuh"
 
-namespace tenet::kernels {
+namespace tenet::inline TENET_ABI::kernels {
 
 /// A kernel's parameters are limited (4 KiB before sm_70 and CUDA 12.1); an expression
 /// whose view, pointers and strides exceed that must be split by the caller.
@@ -78,7 +79,7 @@ struct AssignStrided {
 
 }  // namespace tenet::kernels
 
-namespace tenet::detail {
+namespace tenet::inline TENET_ABI::detail {
 
 template <class T, class E>
 void device_evaluate(const Tensor<T>& dst, const E& e) {

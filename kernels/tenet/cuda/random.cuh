@@ -3,12 +3,13 @@
 // (offset + i), as on the host (ops/random.hpp), so a seed gives the same values on the
 // host and on the device whatever the launch configuration.
 
+#include "tenet/config.hpp"
 #include <cstdint>
 
 #include "tenet/cuda/config.cuh"
 #include "tenet/ops/random.hpp"
 
-namespace tenet::kernels {
+namespace tenet::inline TENET_ABI::kernels {
 
 template <class T, class Element>
 struct RandomFill {
@@ -20,7 +21,7 @@ struct RandomFill {
 
 }  // namespace tenet::kernels
 
-namespace tenet::detail {
+namespace tenet::inline TENET_ABI::detail {
 
 template <class T, class Element>
 void device_random_fill(const Tensor<T>& out, const PhiloxState& state, const Element& element) {

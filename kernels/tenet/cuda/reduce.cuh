@@ -6,6 +6,7 @@
 // elements that is one transform_reduce (CUB's device reduction on CUDA); along dims, one
 // reduce_by_key over the ranges. Both run the same code on Thrust's OpenMP system.
 
+#include "tenet/config.hpp"
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +21,7 @@
 #include "tenet/cuda/evaluate.cuh"
 #include "tenet/ops/reduce.hpp"
 
-namespace tenet::kernels {
+namespace tenet::inline TENET_ABI::kernels {
 
 /// Flat position f -> r.step(r.init(), e at f, f % count): one element folded alone.
 template <class R, class V, size_t L>
@@ -62,7 +63,7 @@ struct SegmentOf {
 
 }  // namespace tenet::kernels
 
-namespace tenet::detail {
+namespace tenet::inline TENET_ABI::detail {
 
 template <class R, class E>
 std::unique_ptr<typename R::acc_t[]> device_reduce_accumulate(const E& e, const R& r, const ReducePlan& p) {

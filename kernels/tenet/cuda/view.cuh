@@ -6,6 +6,7 @@
 // in ptrs[K...] (leaves numbered left to right). Views are trivially copyable, so a whole
 // tree is one kernel argument.
 
+#include "tenet/config.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -14,7 +15,7 @@
 #include "tenet/core/host_device.hpp"
 #include "tenet/expr/node.hpp"
 
-namespace tenet::kernels {
+namespace tenet::inline TENET_ABI::kernels {
 
 template <class T>
 struct LeafView {

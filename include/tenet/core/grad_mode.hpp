@@ -3,7 +3,9 @@
 // that switch it: `{ tenet::NoGradGuard g; auto y = x * 2; }` gives a y that does not
 // require grad, as `with torch.no_grad():` does.
 
-namespace tenet {
+#include "tenet/config.hpp"
+
+namespace tenet::inline TENET_ABI {
 
 namespace autograd {
 /// Per-thread recording switch (on by default), as PyTorch's GradMode.

@@ -1,0 +1,24 @@
+#pragma once
+// Program-wide build switches, and the ABI tag that keeps programs from mixing them.
+//
+// TENET_AUTOGRAD (default 1): 0 builds tenet with no recording code at all (CMake:
+// -DTENET_AUTOGRAD=OFF). Grad-mode queries still work; requires_grad_(true) and backward()
+// throw. Every TU of one program must agree: everything tenet declares lives in an inline
+// namespace named after the mode (tenet::ag1 or tenet::ag0), so a program whose TUs were
+// built in different modes fails to link (as libstdc++'s and fmt's version namespaces do),
+// never running as a silent violation of the one-definition rule.
+
+#ifndef TENET_AUTOGRAD
+#define TENET_AUTOGRAD 1
+#endif
+
+#if TENET_AUTOGRAD
+#define TENET_ABI ag1
+#else
+#define TENET_ABI ag0
+#endif
+
+// Declares the inline namespace before any header reopens it as `tenet::inline TENET_ABI`.
+namespace tenet {
+inline namespace TENET_ABI {}
+}  // namespace tenet

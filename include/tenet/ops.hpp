@@ -1,0 +1,22 @@
+#pragma once
+// tenet's op library beyond the elementwise expressions: reductions, creation and random
+// functions, joins and splits, flips, matmul and the products, einsum. Linear-algebra
+// decompositions (and the Eigen headers they need) are in tenet/linalg.hpp.
+
+#include "tenet/expr.hpp"
+
+#include "tenet/ops/reduce.hpp"
+#include "tenet/ops/creation.hpp"
+#include "tenet/ops/random.hpp"
+#include "tenet/ops/join.hpp"
+#include "tenet/ops/flip.hpp"
+
+#include "tenet/linalg/matmul.hpp"
+#include "tenet/linalg/products.hpp"
+#include "tenet/linalg/einsum.hpp"
+#include "tenet/linalg/static_einsum.hpp"
+
+#include "tenet/core/hook_definitions.hpp"
+#if TENET_AUTOGRAD
+#include "tenet/autograd/products.hpp"
+#endif
