@@ -1,94 +1,119 @@
 #!/usr/bin/env bash
-# Compile-time cost of one translation unit that evaluates a 5-op elementwise expression,
-# y = (a*b + c) * d - e / f, in tenet (<tenet/tenet.hpp>), Eigen's Tensor module
-# (<unsupported/Eigen/CXX11/Tensor>), Eigen's Array (<Eigen/Core>, for reference) and
-# LibTorch (<torch/torch.h>, only when its headers are found). Prints the median wall-clock
-# seconds of 3 compiles of each (-c only, no link), with the flags tenet_bench uses.
+# Compile-time cost of tenet beside Eigen's Tensor module (and LibTorch when its headers are
+# found): translation units that assign one, or ten distinct, 5-op elementwise float
+# expressions to new tensors. tenet is measured through <tenet/tenet.hpp> with autograd on
+# (the default) and off (TENET_AUTOGRAD=0), and through the module header <tenet/expr.hpp>.
+# Prints, per TU, the median user CPU seconds of REPS compiles (-c only, no link), the peak
+# compiler memory, the object's code size, and the ratio to Eigen Tensor's TU of the same
+# expressions. The bars of issue 17 are read from this table (bench/RESULTS.md).
 #
-#   bench/compile_time.sh            # from the repository root or anywhere
-#   CXX=clang++ CXXFLAGS="-O2" bench/compile_time.sh
+#   bench/compile_time.sh                       # from the repository root or anywhere
+#   CXX=clang++ CXXFLAGS="-std=c++20 -O3" REPS=5 bench/compile_time.sh
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CXX="${CXX:-g++}"
-CXXFLAGS="${CXXFLAGS:--std=c++20 -O3 -march=native}"
+CXXFLAGS="${CXXFLAGS:--std=c++20 -O2}"
 EIGEN_INC="${EIGEN_INC:-/usr/include/eigen3}"
 TORCH_INC="${TORCH_INC:-/usr/include/torch/csrc/api/include}"
-REPS=3
+REPS="${REPS:-3}"
 
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 
-cat > "$WORK/tenet_tu.cpp" <<'CPP'
-#include <tenet/tenet.hpp>
-tenet::Tensor<float> f(const tenet::Tensor<float>& a, const tenet::Tensor<float>& b, const tenet::Tensor<float>& c,
-                       const tenet::Tensor<float>& d, const tenet::Tensor<float>& e, const tenet::Tensor<float>& g) {
-    tenet::Tensor<float> y = (a * b + c) * d - e / g;
-    return y;
-}
-CPP
+# Ten distinct 5-op expressions of six operands; the one-expression TUs use the first.
+EXPRESSIONS=(
+    "(a * b + c) * d - e / g"
+    "(a + b) * (c - d) + e * g"
+    "a * b * c + d * e - g"
+    "(a - b) / (c + d) * e + g"
+    "a / b + c / d - e * g"
+    "(a * a + b) * (c * d - e) + g"
+    "a - (b * c - d) / e * g"
+    "(a + b + c) * d / e - g"
+    "a * (b - c) * (d + e) - g"
+    "(a / b - c) * d + e + g"
+)
 
-cat > "$WORK/eigen_tensor_tu.cpp" <<'CPP'
-#include <unsupported/Eigen/CXX11/Tensor>
-using T1 = Eigen::Tensor<float, 1>;
-T1 f(const T1& a, const T1& b, const T1& c, const T1& d, const T1& e, const T1& g) {
-    T1 y = (a * b + c) * d - e / g;
-    return y;
+# write_tu FILE PRELUDE TYPE COUNT: COUNT functions, each assigning one expression to a new TYPE.
+write_tu() {
+    local file="$1" prelude="$2" type="$3" count="$4"
+    {
+        echo "$prelude"
+        for ((k = 0; k < count; ++k)); do
+            echo "$type f$k(const $type& a, const $type& b, const $type& c, const $type& d, const $type& e, const $type& g) {"
+            echo "    $type y = ${EXPRESSIONS[$k]};"
+            echo "    return y;"
+            echo "}"
+        done
+    } > "$file"
 }
-CPP
+for n in 1 10; do
+    write_tu "$WORK/tenet_$n.cpp" "#include <tenet/tenet.hpp>
+using T1 = tenet::Tensor<float>;" T1 "$n"
+    write_tu "$WORK/tenet_expr_$n.cpp" "#include <tenet/expr.hpp>
+using T1 = tenet::Tensor<float>;" T1 "$n"
+    write_tu "$WORK/eigen_$n.cpp" "#include <unsupported/Eigen/CXX11/Tensor>
+using T1 = Eigen::Tensor<float, 1>;" T1 "$n"
+    write_tu "$WORK/torch_$n.cpp" "#include <torch/torch.h>
+using T1 = torch::Tensor;" T1 "$n"
+done
 
-cat > "$WORK/eigen_array_tu.cpp" <<'CPP'
-#include <Eigen/Core>
-using A1 = Eigen::ArrayXf;
-A1 f(const A1& a, const A1& b, const A1& c, const A1& d, const A1& e, const A1& g) {
-    A1 y = (a * b + c) * d - e / g;
-    return y;
-}
-CPP
-
-cat > "$WORK/torch_tu.cpp" <<'CPP'
-#include <torch/torch.h>
-torch::Tensor f(const torch::Tensor& a, const torch::Tensor& b, const torch::Tensor& c, const torch::Tensor& d,
-                const torch::Tensor& e, const torch::Tensor& g) {
-    torch::Tensor y = (a * b + c) * d - e / g;
-    return y;
-}
-CPP
-
-# median of REPS compile times, in seconds
-time_compile() {
+# measure SRC FLAGS...: "user_seconds peak_MB code_KB", medians of REPS compiles.
+measure() {
     local src="$1"; shift
-    local times=()
+    local users=() mems=()
     for _ in $(seq "$REPS"); do
-        local t0 t1
-        t0=$(date +%s.%N)
         # shellcheck disable=SC2086
-        if ! "$CXX" $CXXFLAGS "$@" -c "$src" -o "$WORK/out.o"; then
+        if ! /usr/bin/time -f "%U %M" -o "$WORK/time.txt" "$CXX" $CXXFLAGS "$@" -c "$src" -o "$WORK/out.o" 2> "$WORK/err.txt"; then
+            cat "$WORK/err.txt" >&2
             echo "compile_time.sh: $src failed to compile" >&2
             exit 1
         fi
-        t1=$(date +%s.%N)
-        times+=("$(echo "$t1 - $t0" | bc -l)")
+        read -r user mem < <(tail -1 "$WORK/time.txt")
+        users+=("$user"); mems+=("$mem")
     done
-    printf '%s\n' "${times[@]}" | sort -g | sed -n "$(( (REPS + 1) / 2 ))p"
+    local med=$(( (REPS + 1) / 2 ))
+    local user mem text
+    user=$(printf '%s\n' "${users[@]}" | sort -g | sed -n "${med}p")
+    mem=$(printf '%s\n' "${mems[@]}" | sort -g | sed -n "${med}p")
+    text=$(size "$WORK/out.o" | awk 'NR == 2 { print $1 }')
+    echo "$user $(( mem / 1024 )) $(( text / 1024 ))"
 }
 
-printf '%-40s %s\n' "translation unit ($CXX $CXXFLAGS)" "median of $REPS, s"
-# tenet's linear algebra sits on Eigen (and cblas.h when OpenBLAS is there), as in its CMake target.
-TENET_FLAGS=(-I"$ROOT/include" -I"$EIGEN_INC" -fopenmp)
-if [[ -f /usr/include/x86_64-linux-gnu/cblas.h || -f /usr/include/cblas.h ]]; then
-    TENET_FLAGS+=(-DTENET_HAVE_CBLAS=1 -DTENET_HAVE_OPENBLAS=1)
+TENET_FLAGS=(-I"$ROOT/include" -I"$ROOT/kernels" -I"$EIGEN_INC" -fopenmp)
+if [[ ! -f "$EIGEN_INC/unsupported/Eigen/CXX11/Tensor" ]]; then
+    echo "compile_time.sh: Eigen not found at $EIGEN_INC (set EIGEN_INC)" >&2
+    exit 1
 fi
-tenet_seconds=$(time_compile "$WORK/tenet_tu.cpp" "${TENET_FLAGS[@]}") || exit 1
-printf '%-40s %.2f\n' "tenet <tenet/tenet.hpp>" "$tenet_seconds"
-if [[ -f "$EIGEN_INC/unsupported/Eigen/CXX11/Tensor" ]]; then
-    printf '%-40s %.2f\n' "Eigen Tensor module" "$(time_compile "$WORK/eigen_tensor_tu.cpp" -I"$EIGEN_INC")"
-    printf '%-40s %.2f\n' "Eigen Array <Eigen/Core> (reference)" "$(time_compile "$WORK/eigen_array_tu.cpp" -I"$EIGEN_INC")"
-else
-    echo "Eigen not found at $EIGEN_INC (set EIGEN_INC); skipped"
-fi
-if [[ -f "$TORCH_INC/torch/torch.h" ]]; then
-    printf '%-40s %.2f\n' "LibTorch <torch/torch.h>" "$(time_compile "$WORK/torch_tu.cpp" -I"$TORCH_INC" -D_GLIBCXX_USE_CXX11_ABI=1)"
-else
-    echo "LibTorch headers not found at $TORCH_INC (set TORCH_INC); skipped"
+
+declare -A EIGEN_USER
+row() {  # row LABEL N SRC FLAGS...
+    local label="$1" n="$2" src="$3"; shift 3
+    read -r user mem text < <(measure "$src" "$@")
+    local ratio="-"
+    [[ -n "${EIGEN_USER[$n]:-}" ]] && ratio=$(echo "$user / ${EIGEN_USER[$n]}" | bc -l)
+    if [[ "$ratio" == "-" ]]; then
+        printf '%-52s %8.2f %8s %8s %8s\n' "$label" "$user" "$mem" "$text" "1.00"
+    else
+        printf '%-52s %8.2f %8s %8s %8.2f\n' "$label" "$user" "$mem" "$text" "$ratio"
+    fi
+}
+
+echo "$CXX $CXXFLAGS; median of $REPS compiles; ratio: user CPU s / Eigen Tensor's TU of the same expressions"
+printf '%-52s %8s %8s %8s %8s\n' "translation unit" "user s" "peak MB" "code KB" "ratio"
+for n in 1 10; do
+    read -r user _ _ < <(measure "$WORK/eigen_$n.cpp" -I"$EIGEN_INC")
+    EIGEN_USER[$n]=$user
+    row "Eigen Tensor, $n expression(s)" "$n" "$WORK/eigen_$n.cpp" -I"$EIGEN_INC"
+    row "tenet <tenet/tenet.hpp>, $n, autograd on" "$n" "$WORK/tenet_$n.cpp" "${TENET_FLAGS[@]}"
+    row "tenet <tenet/tenet.hpp>, $n, TENET_AUTOGRAD=0" "$n" "$WORK/tenet_$n.cpp" "${TENET_FLAGS[@]}" -DTENET_AUTOGRAD=0
+    row "tenet <tenet/expr.hpp>, $n, autograd on" "$n" "$WORK/tenet_expr_$n.cpp" "${TENET_FLAGS[@]}"
+    row "tenet <tenet/expr.hpp>, $n, TENET_AUTOGRAD=0" "$n" "$WORK/tenet_expr_$n.cpp" "${TENET_FLAGS[@]}" -DTENET_AUTOGRAD=0
+    if [[ -f "$TORCH_INC/torch/torch.h" ]]; then
+        row "LibTorch <torch/torch.h>, $n" "$n" "$WORK/torch_$n.cpp" -I"$TORCH_INC" -I/usr/include -D_GLIBCXX_USE_CXX11_ABI=1
+    fi
+done
+if [[ ! -f "$TORCH_INC/torch/torch.h" ]]; then
+    echo "(LibTorch headers not found at $TORCH_INC: set TORCH_INC to add its rows)"
 fi
