@@ -91,21 +91,15 @@ declare -A EIGEN_USER
 row() {  # row LABEL N SRC FLAGS...
     local label="$1" n="$2" src="$3"; shift 3
     read -r user mem text < <(measure "$src" "$@")
-    local ratio="-"
-    [[ -n "${EIGEN_USER[$n]:-}" ]] && ratio=$(echo "$user / ${EIGEN_USER[$n]}" | bc -l)
-    if [[ "$ratio" == "-" ]]; then
-        printf '%-52s %8.2f %8s %8s %8s\n' "$label" "$user" "$mem" "$text" "1.00"
-    else
-        printf '%-52s %8.2f %8s %8s %8.2f\n' "$label" "$user" "$mem" "$text" "$ratio"
-    fi
+    printf '%-52s %8.2f %8s %8s %8.2f\n' "$label" "$user" "$mem" "$text" "$(echo "$user / ${EIGEN_USER[$n]}" | bc -l)"
 }
 
 echo "$CXX $CXXFLAGS; median of $REPS compiles; ratio: user CPU s / Eigen Tensor's TU of the same expressions"
 printf '%-52s %8s %8s %8s %8s\n' "translation unit" "user s" "peak MB" "code KB" "ratio"
 for n in 1 10; do
-    read -r user _ _ < <(measure "$WORK/eigen_$n.cpp" -I"$EIGEN_INC")
+    read -r user mem text < <(measure "$WORK/eigen_$n.cpp" -I"$EIGEN_INC")
     EIGEN_USER[$n]=$user
-    row "Eigen Tensor, $n expression(s)" "$n" "$WORK/eigen_$n.cpp" -I"$EIGEN_INC"
+    printf '%-52s %8.2f %8s %8s %8.2f\n' "Eigen Tensor, $n expression(s)" "$user" "$mem" "$text" 1
     row "tenet <tenet/tenet.hpp>, $n, autograd on" "$n" "$WORK/tenet_$n.cpp" "${TENET_FLAGS[@]}"
     row "tenet <tenet/tenet.hpp>, $n, TENET_AUTOGRAD=0" "$n" "$WORK/tenet_$n.cpp" "${TENET_FLAGS[@]}" -DTENET_AUTOGRAD=0
     row "tenet <tenet/expr.hpp>, $n, autograd on" "$n" "$WORK/tenet_expr_$n.cpp" "${TENET_FLAGS[@]}"
