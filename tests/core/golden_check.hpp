@@ -21,7 +21,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "tenet/tenet.hpp"  // the sub-headers are not standalone: autograd hooks are defined last
+#include "tenet/tenet.hpp"
 
 namespace golden {
 

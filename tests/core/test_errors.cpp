@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "tenet/tenet.hpp"  // the sub-headers are not standalone: autograd hooks are defined last
+#include "tenet/tenet.hpp"
 
 using Catch::Matchers::Contains;
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "tenet/tenet.hpp"  // the sub-headers are not standalone: autograd hooks are defined last
+#include "tenet/tenet.hpp"
 
 using IA = tenet::IntArray;
 

@@ -10,7 +10,7 @@
 // Singular and non-positive-definite inputs throw value_error with PyTorch's message (which
 // diagonal element or leading minor failed, and which batch element).
 //
-// Gradients (autograd/linalg.hpp): inv, det, slogdet (logabsdet), solve, eigh/eigvalsh, svd,
+// Gradients (autograd/decompositions.hpp): inv, det, slogdet (logabsdet), solve, eigh/eigvalsh, svd,
 // svdvals and cholesky record one node per differentiable output with PyTorch's grad_fn
 // name; qr, lstsq and the matrix norms built on singular values are not differentiable yet.
 

@@ -5,7 +5,7 @@
 // float and double on CUDA: linalg/gemm.hpp, kernels/tenet/cuda/blas.cuh). Operands may be views or expressions:
 // an expression is evaluated once; a view whose matrices have a unit stride (contiguous or
 // transposed) goes to the GEMM in place (linalg/gemm.hpp), a broadcast batch dim is never copied.
-// Each result is one autograd node with PyTorch's grad_fn name (autograd/linalg.hpp).
+// Each result is one autograd node with PyTorch's grad_fn name (autograd/products.hpp).
 //
 // With static shapes (StaticTensor<T, Shape<2, 3>>) matmul's result shape is deduced at
 // compile time, and inner dimensions that differ are a compile error naming both shapes.

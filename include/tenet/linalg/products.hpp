@@ -6,7 +6,7 @@
 //
 // In the add* forms beta = 0 ignores the input entirely (NaN and inf in it do not propagate),
 // as in PyTorch; integer tensors take integral beta and alpha only. Each add* result is one
-// autograd node (autograd/linalg.hpp); outer is a recorded broadcast multiply (MulBackward0).
+// autograd node (autograd/products.hpp); outer is a recorded broadcast multiply (MulBackward0).
 
 #include "tenet/config.hpp"
 #include <cstdint>
