@@ -8,16 +8,23 @@
 // single expression evaluated in one pass, with the forward values it needs recomputed
 // in registers instead of stored.
 //
-// An operation without a derivative for an input (comparisons, bitwise ops, rounding,
-// casts to integers) gives NoGradient, which stops the flow along that path.
+// An operation without a derivative for an input (comparisons, bitwise ops, casts to
+// integers) gives NoGradient, which stops the flow along that path. Rounding and sign are
+// differentiable with a zero derivative (PyTorch records FloorBackward0, ... and gives zeros).
+//
+// Masking rules SELECT (where(mask, g, 0)), as PyTorch's do: a nan or inf upstream gradient
+// of a clamped-away element gives 0, not nan.
 
 #include "tenet/config.hpp"
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 #include <type_traits>
 
 #include "tenet/core/host_device.hpp"
 #include "tenet/expr/binary_ops.hpp"
+#include "tenet/expr/fast_pow.hpp"
 #include "tenet/expr/functors.hpp"
 #include "tenet/expr/math.hpp"
 #include "tenet/expr/node.hpp"
@@ -81,7 +88,6 @@ TENET_LOCAL_DERIVATIVE(DErfinv, std::sqrt(std::numbers::pi_v<M>) / M(2) *
                                     std::exp(detail::erfinv(x) * detail::erfinv(x)))
 TENET_LOCAL_DERIVATIVE(DSilu, detail::sigmoid(x) * (M(1) + x * (M(1) - detail::sigmoid(x))))
 TENET_LOCAL_DERIVATIVE(DAbs, x > M(0) ? M(1) : (x < M(0) ? M(-1) : M(0)))
-TENET_LOCAL_DERIVATIVE(DRelu, x > M(0) ? M(1) : M(0))
 TENET_LOCAL_DERIVATIVE(DSquare, M(2) * x)
 #undef TENET_LOCAL_DERIVATIVE
 
@@ -114,17 +120,54 @@ struct DSoftplus : fn::FloatingRule {
         return z > static_cast<M>(threshold) ? M(1) : M(1) / (M(1) + detail::exp(-z));
     }
 };
-/// clamp'(x): 1 inside [lo, hi], 0 outside (PyTorch's mask).
-struct DClamp : fn::FloatingRule {
-    static constexpr const char* name = "DClamp";
+/// Where clamp passes the gradient: inside [lo, hi] (PyTorch's clamp_backward mask; nan: no).
+struct ClampMask : fn::FloatingRule {
+    static constexpr const char* name = "ClampMask";
+    template <class C>
+    using result_t = bool;
     double lo = 0, hi = 0;
     bool has_lo = false, has_hi = false;
     template <class T>
-    TENET_HD auto operator()(T a) const {
+    TENET_HD bool operator()(T a) const {
         using M = fn::opmath_t<T>;
         const M x = static_cast<M>(a);
-        const bool inside = (!has_lo || x >= static_cast<M>(lo)) && (!has_hi || x <= static_cast<M>(hi));
-        return inside ? M(1) : M(0);
+        return (!has_lo || x >= static_cast<M>(lo)) && (!has_hi || x <= static_cast<M>(hi));
+    }
+};
+/// Where relu passes the gradient: not x <= 0 (PyTorch's threshold_backward: nan passes).
+struct ReluMask : fn::FloatingRule {
+    static constexpr const char* name = "ReluMask";
+    template <class C>
+    using result_t = bool;
+    template <class T>
+    TENET_HD bool operator()(T a) const {
+        using M = fn::opmath_t<T>;
+        return !(static_cast<M>(a) <= M(0));
+    }
+};
+/// g * (k x^(k-1)) for x^k by a small integer k, 0 when k == 0 (PyTorch's mask): the
+/// gradient of expr::SmallPow, computed in the promoted type of g and x.
+template <bool Negative>
+struct SmallPowGrad : fn::ArithmeticRule {
+    static constexpr const char* name = "SmallPowGrad";
+    int k = 0;
+    template <class T>
+    TENET_HD auto operator()(T g, T a) const {
+        using M = fn::opmath_t<T>;
+        using U = std::conditional_t<sizeof(M) == 8, uint64_t, uint32_t>;
+        expr::SmallPow<Negative> lower;
+        lower.k = Negative || k > 0 ? k - 1 : 0;
+        const M v = static_cast<M>(g) * (static_cast<M>(k) * static_cast<M>(lower(a)));
+        return std::bit_cast<M>(std::bit_cast<U>(v) & (U(0) - U(k != 0)));
+    }
+};
+/// The zero derivative of rounding and sign, applied to the upstream gradient (whatever its
+/// values: PyTorch's zeros_like).
+struct Zero : fn::ArithmeticRule {
+    static constexpr const char* name = "Zero";
+    template <class T>
+    TENET_HD auto operator()(T) const {
+        return fn::opmath_t<T>(0);
     }
 };
 /// nan_to_num'(x): 1 where x is finite, 0 where it was replaced.
@@ -180,7 +223,6 @@ TENET_UNARY_DERIVATIVE(Erfc, DErfc)
 TENET_UNARY_DERIVATIVE(Erfinv, DErfinv)
 TENET_UNARY_DERIVATIVE(Silu, DSilu)
 TENET_UNARY_DERIVATIVE(Abs, DAbs)
-TENET_UNARY_DERIVATIVE(Relu, DRelu)
 TENET_UNARY_DERIVATIVE(Square, DSquare)
 TENET_UNARY_DERIVATIVE(NanToNum, DNanToNum)
 #undef TENET_UNARY_DERIVATIVE
@@ -210,7 +252,39 @@ template <>
 struct Derivative<fn::Clamp> {
     template <size_t I, class N, class G>
     static auto d(const N& n, const G& g) {
-        return chain(n, g, dfn::DClamp{{}, n.op.lo, n.op.hi, n.op.has_lo, n.op.has_hi});
+        return where(expr::make_unary(n.a, dfn::ClampMask{{}, n.op.lo, n.op.hi, n.op.has_lo, n.op.has_hi}), g, 0);
+    }
+};
+template <>
+struct Derivative<fn::Relu> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        return where(expr::make_unary<dfn::ReluMask>(n.a), g, 0);
+    }
+};
+/// Rounding and sign: a zero gradient, recorded (PyTorch's FloorBackward0, ... give zeros).
+#define TENET_ZERO_DERIVATIVE(OP)                 \
+    template <>                                   \
+    struct Derivative<fn::OP> {                   \
+        template <size_t I, class N, class G>     \
+        static auto d(const N&, const G& g) {     \
+            return expr::make_unary<dfn::Zero>(g); \
+        }                                         \
+    };
+TENET_ZERO_DERIVATIVE(Floor)
+TENET_ZERO_DERIVATIVE(Ceil)
+TENET_ZERO_DERIVATIVE(Round)
+TENET_ZERO_DERIVATIVE(Trunc)
+TENET_ZERO_DERIVATIVE(Sign)
+#undef TENET_ZERO_DERIVATIVE
+/// x^k by a small integer (expr::SmallPow, the loops' form of pow(x, k)): g k x^(k-1), 0
+/// where k == 0, as Derivative<fn::Pow>. One functor of (g, x) that picks with a bit mask:
+/// a where() on the loop-invariant k would be a branch in the loop at -O2 (no vectorisation).
+template <bool Negative>
+struct Derivative<expr::SmallPow<Negative>> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        return expr::make_binary(g, n.a, dfn::SmallPowGrad<Negative>{{}, n.op.k});
     }
 };
 /// A cast passes the gradient back in the source type, if that type is floating.
@@ -294,21 +368,23 @@ struct Derivative<fn::Hypot> {
         else return g * n.b / hypot(n.a, n.b);
     }
 };
-/// maximum/minimum: the gradient goes to the larger (smaller) input, split evenly on ties.
+/// maximum/minimum: the gradient goes to the larger (smaller) input, split evenly on ties;
+/// PyTorch's form (where(a == b, g / 2, g) masked to 0 where the input loses), so a nan
+/// input passes the gradient to both.
 template <>
 struct Derivative<fn::Maximum> {
     template <size_t I, class N, class G>
     static auto d(const N& n, const G& g) {
-        if constexpr (I == 0) return where(n.a > n.b, g, where(n.a == n.b, g / 2, 0));
-        else return where(n.b > n.a, g, where(n.a == n.b, g / 2, 0));
+        if constexpr (I == 0) return where(n.a < n.b, 0, where(n.a == n.b, g / 2, g));
+        else return where(n.b < n.a, 0, where(n.a == n.b, g / 2, g));
     }
 };
 template <>
 struct Derivative<fn::Minimum> {
     template <size_t I, class N, class G>
     static auto d(const N& n, const G& g) {
-        if constexpr (I == 0) return where(n.a < n.b, g, where(n.a == n.b, g / 2, 0));
-        else return where(n.b < n.a, g, where(n.a == n.b, g / 2, 0));
+        if constexpr (I == 0) return where(n.a > n.b, 0, where(n.a == n.b, g / 2, g));
+        else return where(n.b > n.a, 0, where(n.a == n.b, g / 2, g));
     }
 };
 /// remainder(a, b) = a - floor(a / b) b; fmod(a, b) = a - trunc(a / b) b.
@@ -332,9 +408,17 @@ template <>
 struct Derivative<fn::Lerp> {
     template <size_t I, class N, class G>
     static auto d(const N& n, const G& g) {
-        if constexpr (I == 0) return g * (1 - n.c);
-        else if constexpr (I == 1) return g * n.c;
-        else return g * (n.b - n.a);
+        using W = decltype(n.c);
+        if constexpr (I == 0) {
+            // 1 - weight in the result's type: a float32 weight of a float64 lerp is not rounded.
+            if constexpr (W::is_scalar || std::is_same_v<typename W::value_type, typename N::value_type>)
+                return g * (1 - n.c);
+            else return g * (1 - cast<typename N::value_type>(n.c));
+        } else if constexpr (I == 1) {
+            return g * n.c;
+        } else {
+            return g * (n.b - n.a);
+        }
     }
 };
 template <>

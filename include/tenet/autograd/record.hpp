@@ -5,11 +5,13 @@
 // (sum, mean) of an expression is one node too, and its seed gradient enters that
 // expression as a number, so no tensor of the expression's size is written for it.
 //
-// This file also defines the hooks the core calls (core/expression_fwd.hpp): views,
-// copies, in-place writes, and the autograd part of printing.
+// This file also defines the seam's hooks (core/hooks.hpp) for assignment and sum/mean; those
+// of views, copies, in-place writes and printing are in autograd/variable.hpp.
 
 #include "tenet/config.hpp"
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -95,27 +97,52 @@ struct ScratchBlock {
     T data[N];
 };
 
+/// Element j of a gradient expression, as T (always inlined: a call left in run_gradients'
+/// loop, as GCC leaves a large lambda at -O2, stops its vectorisation).
+template <class T, class GE, class Ptrs>
+[[gnu::always_inline]] inline T gradient_at(const GE& ge, const Ptrs& at, int64_t j) {
+    if constexpr (is_no_gradient<GE>) return T{};
+    else return convert<T>(ge.template at<0>(at, j));
+}
+
+/// The elements run_gradients evaluates per block (the scratch blocks' length).
+inline constexpr int64_t kGradientBlock = 256;
+
 /// Evaluates every gradient expression of `ges` (NoGradient entries skipped) at every
 /// element, in one loop, into `outs` (a null pointer: not wanted). Unwanted gradients are
 /// still computed (most of their work is shared) and written to a small scratch block.
-template <class Ptrs, class... GE, class... T, size_t... K, class OnBlock>
-void run_gradients(const std::tuple<GE...>& ges, std::tuple<T*...> outs, const Ptrs& ptrs, int64_t n,
-                   std::index_sequence<K...>, OnBlock&& on_block) {
-    constexpr int64_t kBlock = 256;
+/// Slot s of the table is read at ptrs[s] + i * steps[s] bytes: steps[s] is the element
+/// size, or 0 for a block of kGradientBlock copies of one value (a broadcast 0-d operand),
+/// read again for every block. Full blocks run a constant-trip loop (vectorised at -O2).
+template <class Ptrs, class Steps, class... GE, class... T, size_t... K, class OnBlock>
+void run_gradients(const std::tuple<GE...>& ges, std::tuple<T*...> outs, const Ptrs& ptrs, const Steps& steps,
+                   int64_t n, std::index_sequence<K...>, OnBlock&& on_block) {
+    constexpr int64_t kBlock = kGradientBlock;
     std::tuple<ScratchBlock<T, kBlock>...> scratch;  // not zero-filled: only ever written
     for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
         const int64_t len = std::min(kBlock, n - i0);
         const std::tuple<T*...> o{(std::get<K>(outs) ? std::get<K>(outs) + i0 : std::get<K>(scratch).data)...};
-        // Every output is a fresh buffer: no store can reach an operand.
-#pragma GCC ivdep
-        for (int64_t j = 0; j < len; ++j) {
-            // All values first, then the stores: loads of one slot stay one load.
-            const std::tuple<T...> v{[&] {
-                if constexpr (is_no_gradient<GE>) return T{};
-                else return convert<T>(std::get<K>(ges).template at<0>(ptrs, i0 + j));
-            }()...};
-            ((std::get<K>(o)[j] = std::get<K>(v)), ...);
-        }
+        Ptrs block;
+        for (size_t s = 0; s < block.size(); ++s)
+            block[s] = ptrs[s] ? static_cast<const char*>(ptrs[s]) + i0 * steps[s] : nullptr;
+        auto run = [&](const auto count) {
+            // Local copies: the expressions' numbers and the pointers then live in registers (a
+            // float number in `ges` could be reached by the float stores, so it would be loaded
+            // again per element, and the loop would not vectorise).
+            const std::tuple<GE...> local = ges;
+            const Ptrs at = block;
+            const std::tuple<T*...> to = o;
+            // Every output is a fresh buffer: no store can reach an operand. `omp simd` (tenet
+            // is built with OpenMP): GCC's -O2 cost model would not peel for alignment.
+#pragma omp simd
+            for (int64_t j = 0; j < count; ++j) {
+                // Stored as computed (a tuple of all the values first stays in memory: no
+                // vectorisation); simd says no store reaches a later load.
+                ((std::get<K>(to)[j] = gradient_at<T>(std::get<K>(local), at, j)), ...);
+            }
+        };
+        if (len == kBlock) run(std::integral_constant<int64_t, kBlock>{});
+        else run(len);
         on_block(o, len);  // the block's outputs, scratch included
     }
 }
@@ -168,36 +195,109 @@ GradientList device_leaf_gradients(const E& e, const G& g, const EdgeList& edges
     return out;
 }
 
+/// The upstream gradient of a whole-tensor reduction, a number, as a 0-d expression of R that
+/// promotes as a tensor does (not as a weak number): PyTorch's gradient is a tensor of R, so
+/// the gradient of x / d (x float64, d float32) is computed in float64.
+template <class G>
+auto strong_seed(const G& g) {
+    if constexpr (G::is_scalar) {
+        using R = typename G::value_type;
+        return expr::Unary<fn::CastTo<R>, G>(g);
+    } else {
+        return g;
+    }
+}
+
 template <class E, class G, size_t... K>
-GradientList leaf_gradients(const E& e, const G& g, const EdgeList& edges, const IntArray& root,
+GradientList leaf_gradients(const E& e, const G& g_in, const EdgeList& edges, const IntArray& root,
                             std::index_sequence<K...> leaves) {
     constexpr size_t L = E::num_leaves;
+    const auto g = strong_seed(g_in);
+    using GS = std::remove_cvref_t<decltype(g)>;
     if (const auto device = e.device(); device && !device->is_cpu())
         return device_leaf_gradients(e, g, edges, root, *device, leaves);
-    const E flat = flat_copy(e, root);
-    // The pointer table: e's leaves, then the incoming gradient when it is a tensor.
+    const int64_t n = product(root);
+    // The leaves as the loop reads them: in place when they hold root's elements in order; a
+    // leaf of one element (a broadcast 0-d parameter) from a block of copies of its value; any
+    // other broadcast leaf expanded and copied. The gradient of a one-element leaf is summed
+    // block by block inside the pass: no tensor of root's size is written for it.
+    E flat = e;
     std::array<const void*, L + 1> ptrs{};
+    std::array<int64_t, L + 1> steps{};
+    std::array<bool, L + 1> single{};
+    alignas(64) std::array<std::array<std::byte, kGradientBlock * sizeof(double)>, L> copies;
     size_t slot = 0;
-    flat.for_each_leaf([&](const auto& leaf) { ptrs[slot++] = leaf.data_ptr(); });
+    flat.for_each_leaf([&](const auto& leaf) {
+        using LT = typename std::remove_cvref_t<decltype(leaf)>::value_type;
+        if (leaf.numel() == n && leaf.is_contiguous()) {
+            steps[slot] = sizeof(LT);
+        } else if (leaf.numel() == 1) {
+            LT* rep = reinterpret_cast<LT*>(copies[slot].data());
+            std::fill(rep, rep + kGradientBlock, *leaf.data_ptr());
+            ptrs[slot] = rep;
+            single[slot++] = true;
+            return;
+        } else {
+            auto& mutable_leaf = const_cast<std::remove_cvref_t<decltype(leaf)>&>(leaf);  // our own copy
+            mutable_leaf = leaf.expand(root).contiguous();
+            steps[slot] = sizeof(LT);
+        }
+        ptrs[slot++] = leaf.data_ptr();
+    });
+    // The pointer table: e's leaves, then the incoming gradient when it is a tensor.
     auto seed = [&] {
-        if constexpr (G::is_scalar) {
+        if constexpr (GS::num_leaves == 0) {
             return g;
         } else {
             ptrs[L] = g.tensor.data_ptr();
-            return SlotLeaf<typename G::value_type, L>(root);
+            steps[L] = sizeof(typename GS::value_type);
+            return SlotLeaf<typename GS::value_type, L>(root);
         }
     }();
     GradientList out(L);
+    std::array<bool, L> summed{};  // gradients summed in the pass (one-element leaves)
+    std::array<double, L> sums{};
     expr::with_fast_pows(slotted<0>(flat, root), [&](const auto& se) {
         const auto ges = std::make_tuple(leaf_grad<K>(se, seed)...);
         std::tuple<leaf_t<K, E>*...> dst{};
-        allocate_gradients<E>(ges, edges, root, dst, out, leaves);
-        run_gradients(ges, dst, ptrs, product(root), leaves, [](const auto&, int64_t) {});
+        auto allocate = [&](auto k) {
+            constexpr size_t I = decltype(k)::value;
+            using LT = leaf_t<I, E>;
+            if constexpr (!is_no_gradient<std::tuple_element_t<I, std::remove_cvref_t<decltype(ges)>>>) {
+                if (!edges[I].valid()) return;
+                if (single[I] && n > 1) {
+                    summed[I] = true;
+                    return;
+                }
+                Tensor<LT> t(detail::make_contiguous_impl(root, dtype_of<LT>, Device(DeviceType::CPU)));
+                std::get<I>(dst) = t.data_ptr();
+                out[I] = t;
+            }
+        };
+        (allocate(std::integral_constant<size_t, K>{}), ...);
+        run_gradients(ges, dst, ptrs, steps, n, leaves, [&](const auto& o, int64_t len) {
+            auto fold = [&](auto k) {
+                constexpr size_t I = decltype(k)::value;
+                using LT = leaf_t<I, E>;
+                if (!summed[I]) return;
+                const LT* v = std::get<I>(o);
+                sums[I] += static_cast<double>(detail::reduce_block(
+                    detail::SumOp<LT>{}, 0, len, [&](int64_t i) { return v[i]; }, 0, 0));
+            };
+            (fold(std::integral_constant<size_t, K>{}), ...);
+        });
     });
     std::vector<TensorBase> leaf_handles = leaves_of(e);
     auto reduce = [&](auto k) {
         constexpr size_t I = decltype(k)::value;
-        if (out[I].defined()) out[I] = sum_to(Tensor<leaf_t<I, E>>(out[I].impl_ptr()), leaf_handles[I].sizes());
+        using LT = leaf_t<I, E>;
+        if (summed[I]) {
+            Tensor<LT> t(detail::make_contiguous_impl(leaf_handles[I].sizes(), dtype_of<LT>, Device(DeviceType::CPU)));
+            *t.data_ptr() = convert<LT>(sums[I]);
+            out[I] = t;
+        } else if (out[I].defined()) {
+            out[I] = sum_to(Tensor<LT>(out[I].impl_ptr()), leaf_handles[I].sizes());
+        }
     };
     (reduce(std::integral_constant<size_t, K>{}), ...);
     return out;
@@ -396,17 +496,21 @@ Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> lea
     const int64_t n = product(shape);
     EdgeList edges = leaf_edges(e, leaves);
     std::array<const void*, L + 1> ptrs{};
+    std::array<int64_t, L + 1> steps{};
     size_t slot = 0;
-    e.for_each_leaf([&](const auto& leaf) { ptrs[slot++] = leaf.data_ptr(); });
+    e.for_each_leaf([&](const auto& leaf) {
+        steps[slot] = sizeof(typename std::remove_cvref_t<decltype(leaf)>::value_type);
+        ptrs[slot++] = leaf.data_ptr();
+    });
     std::array<TensorBase, L> local;
     const detail::SumOp<V> r;
     typename detail::SumOp<V>::acc_t total = r.init();
     expr::with_fast_pows(slotted<0>(e, shape), [&](const auto& se) {
         // The gradients with a seed of 1, then the value itself.
-        const auto ges = std::make_tuple(leaf_grad<K>(se, expr::ScalarNode<V>(1))..., se);
+        const auto ges = std::make_tuple(leaf_grad<K>(se, strong_seed(expr::ScalarNode<V>(1)))..., se);
         std::tuple<leaf_t<K, E>*..., V*> dst{};
         allocate_gradients<E>(ges, edges, shape, dst, local, leaves);
-        run_gradients(ges, dst, ptrs, n, std::make_index_sequence<L + 1>{}, [&](const auto& o, int64_t len) {
+        run_gradients(ges, dst, ptrs, steps, n, std::make_index_sequence<L + 1>{}, [&](const auto& o, int64_t len) {
             const V* values = std::get<L>(o);
             total = r.combine(total, detail::reduce_block(r, 0, len, [&](int64_t i) { return values[i]; }, 0, 0));
         });

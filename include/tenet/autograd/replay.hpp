@@ -101,13 +101,19 @@ struct Expansion<dfn::DSoftplus> {
         return where(x * d.beta > d.threshold, 1.0, sigmoid(x * d.beta));
     }
 };
-/// Masks: 0 or 1 everywhere, so their derivative is zero.
+/// Masks (0 or 1, or where a gradient passes) and the zero of rounding: piecewise constant,
+/// so their derivative is zero. Relu and clamp select with their masks (where(mask, g, 0)) in
+/// both backward modes.
 template <>
-struct Expansion<dfn::DRelu> {
+struct Expansion<dfn::ReluMask> {
     static constexpr bool constant = true;
 };
 template <>
-struct Expansion<dfn::DClamp> {
+struct Expansion<dfn::ClampMask> {
+    static constexpr bool constant = true;
+};
+template <>
+struct Expansion<dfn::Zero> {
     static constexpr bool constant = true;
 };
 template <>

@@ -1,16 +1,19 @@
 #pragma once
-// x^2 as square(x) in loops where the branch on a number exponent costs vectorisation.
+// Pows by small integers without std::pow, in loops.
 //
 // pow(x, p) with p a number computes x^2 as x * x and x^1 as x (exact, as PyTorch's kernel
-// does) and otherwise calls std::pow: a branch on the loop-invariant p. GCC removes it by
-// unswitching small loops only; in a larger body (a reduction of sigmoid(...) - y squared,
-// or a backward pass) the branch stays and the loop runs one element at a time, 5-10x
-// slower. with_fast_pows(e, f) calls f with e's squares rewritten as square(x) when p is 2,
-// else with e unchanged, so the hot loop of the squared error is branch-free. It costs a
-// second instantiation of the loop, so it applies only to expressions with one or two pows
-// by a number (two or four loops); expressions without such pows pass through untouched.
+// does) and otherwise calls std::pow: a branch on the loop-invariant p and a call per element.
+// GCC removes the branch by unswitching small loops only, and only at -O3; in a larger body (a
+// reduction of sigmoid(...) - y squared, a backward pass, a polynomial a + b x + c x^2 + d x^3)
+// the loop runs one element at a time, 5-10x slower. PyTorch's kernel specialises the
+// exponents 2, 3, -1, -2 (and 0, 1). with_fast_pows(e, f), called by the evaluator, the
+// reductions and the fused backward, tests the exponents once and calls f with every pow by a
+// small integer rewritten as SmallPow (branch-free, vectorisable) when all of e's are small
+// integers, else with e unchanged.
 
 #include "tenet/config.hpp"
+#include <bit>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -39,65 +42,118 @@ struct NumberPows<Ternary<Op, A, B, C>> {
     static constexpr int count = NumberPows<A>::count + NumberPows<B>::count + NumberPows<C>::count;
 };
 
-/// The rewrite, one node type at a time; anything else (leaves, numbers) passes unchanged.
-template <class N>
-struct FastPows {
-    template <class F>
-    static void run(const N& n, F&& f) {
-        f(n);
-    }
-};
-// The rebuilt children's types are deduced as function template parameters (not named in
-// the generic lambdas): nvcc's front end mis-substitutes type aliases declared inside
-// nested generic lambdas.
-template <class Op, class A>
-struct FastPows<Unary<Op, A>> {
-    template <class A2, class F>
-    static void emit(const A2& a, const Op& op, F& f) {
-        f(Unary<Op, A2>(a, op));
-    }
-    template <class F>
-    static void run(const Unary<Op, A>& n, F&& f) {
-        FastPows<A>::run(n.a, [&](const auto& a) { emit(a, n.op, f); });
-    }
-};
-template <class Op, class A, class B>
-struct FastPows<Binary<Op, A, B>> {
-    template <class A2, class B2, class F>
-    static void emit(const A2& a, const B2& b, const Op& op, F& f) {
-        using Squared = Unary<fn::Square, A2>;
-        if constexpr (std::is_same_v<Op, fn::Pow> && B2::is_scalar &&
-                      std::is_same_v<typename Squared::value_type, typename Binary<Op, A, B>::value_type>) {
-            if (b.value == 2) return f(Squared(a));
+/// x^k for a small integer k, without a call: x^2 = x*x, x^3 = x*x*x, x^-1 = 1/x,
+/// x^-2 = 1/(x*x) (PyTorch's pow kernel computes these the same way; x^0 is 1, x^1 is x).
+/// k is a run-time value: every candidate is computed and one is picked with bit masks made
+/// from the loop-invariant k (not a branch, which GCC keeps in the loop at -O2 and which
+/// stops vectorisation), so a loop holding it vectorises.
+/// `Negative`: k may be negative (then 1/x^|k|, a division per element); |k| <= 4.
+template <bool Negative>
+struct SmallPow : fn::ArithmeticRule {
+    static constexpr const char* name = "pow";
+    int k = 0;
+    template <class T>
+    TENET_HD auto operator()(T a) const {
+        using M = fn::opmath_t<T>;
+        using U = std::conditional_t<sizeof(M) == 8, uint64_t, uint32_t>;
+        const M x = static_cast<M>(a), x2 = x * x, x3 = x2 * x, x4 = x2 * x2;
+        const int m = Negative && k < 0 ? -k : k;
+        auto pick = [](M v, bool on) { return std::bit_cast<U>(v) & (U(0) - U(on)); };
+        const U r = pick(M(1), m == 0) | pick(x, m == 1) | pick(x2, m == 2) | pick(x3, m == 3) | pick(x4, m == 4);
+        if constexpr (Negative) {
+            const M inverse = M(1) / std::bit_cast<M>(r);
+            return std::bit_cast<M>(pick(inverse, k < 0) | (r & (U(0) - U(k >= 0))));
+        } else {
+            return std::bit_cast<M>(r);
         }
-        f(Binary<Op, A2, B2>(a, b, op));
-    }
-    template <class F>
-    static void run(const Binary<Op, A, B>& n, F&& f) {
-        FastPows<A>::run(n.a, [&](const auto& a) { FastPows<B>::run(n.b, [&](const auto& b) { emit(a, b, n.op, f); }); });
-    }
-};
-template <class Op, class A, class B, class C>
-struct FastPows<Ternary<Op, A, B, C>> {
-    template <class A2, class B2, class C2, class F>
-    static void emit(const A2& a, const B2& b, const C2& c, const Op& op, F& f) {
-        f(Ternary<Op, A2, B2, C2>(a, b, c, op));
-    }
-    template <class F>
-    static void run(const Ternary<Op, A, B, C>& n, F&& f) {
-        FastPows<A>::run(n.a, [&](const auto& a) {
-            FastPows<B>::run(n.b, [&](const auto& b) {
-                FastPows<C>::run(n.c, [&](const auto& c) { emit(a, b, c, n.op, f); });
-            });
-        });
     }
 };
 
+/// Whether pow node N (by a number) can be rewritten as SmallPow: floating, same result type.
+template <class N, class A2>
+inline constexpr bool small_pow_rewritable =
+    FloatingElement<typename N::value_type> &&
+    std::is_same_v<typename Unary<SmallPow<true>, A2>::value_type, typename N::value_type>;
+
+/// The exponents PyTorch's kernel specialises, in the two classes SmallPow serves: 0 if every
+/// pow by a number in n has an exponent in {0, 1, 2, 3, 4}, 1 if every one is in
+/// {-2, -1, 0, ..., 4}, 2 otherwise (then the pows stay std::pow calls).
+struct PowClass {
+    template <class N>
+    static void of(const N&, int&) {}
+    template <class Op, class A>
+    static void of(const Unary<Op, A>& n, int& c) {
+        of(n.a, c);
+    }
+    template <class Op, class A, class B>
+    static void of(const Binary<Op, A, B>& n, int& c) {
+        of(n.a, c);
+        of(n.b, c);
+        if constexpr (std::is_same_v<Op, fn::Pow> && B::is_scalar) {
+            if constexpr (!small_pow_rewritable<Binary<Op, A, B>, A>) {
+                c = 2;
+            } else {
+                const double p = static_cast<double>(n.b.value);
+                int k = 2;
+                for (int v : {0, 1, 2, 3, 4}) k = p == v ? 0 : k;
+                if (k != 0 && (p == -1 || p == -2)) k = 1;
+                c = c > k ? c : k;
+            }
+        }
+    }
+    template <class Op, class A, class B, class C>
+    static void of(const Ternary<Op, A, B, C>& n, int& c) {
+        of(n.a, c);
+        of(n.b, c);
+        of(n.c, c);
+    }
+};
+
+/// n with every pow by a number rewritten as SmallPow<Negative> (PowClass said they all fit).
+template <bool Negative, class N>
+N small_pows(const N& n) {
+    return n;
+}
+template <bool Negative, class Op, class A>
+auto small_pows(const Unary<Op, A>& n) {
+    auto a = small_pows<Negative>(n.a);
+    return Unary<Op, decltype(a)>(std::move(a), n.op);
+}
+template <bool Negative, class Op, class A, class B>
+auto small_pows(const Binary<Op, A, B>& n) {
+    auto a = small_pows<Negative>(n.a);
+    if constexpr (std::is_same_v<Op, fn::Pow> && B::is_scalar && small_pow_rewritable<Binary<Op, A, B>, A>) {
+        using P = SmallPow<Negative>;
+        P op;
+        op.k = static_cast<int>(n.b.value);
+        return Unary<P, decltype(a)>(std::move(a), op);
+    } else {
+        auto b = small_pows<Negative>(n.b);
+        return Binary<Op, decltype(a), decltype(b)>(std::move(a), std::move(b), n.op);
+    }
+}
+template <bool Negative, class Op, class A, class B, class C>
+auto small_pows(const Ternary<Op, A, B, C>& n) {
+    auto a = small_pows<Negative>(n.a);
+    auto b = small_pows<Negative>(n.b);
+    auto c = small_pows<Negative>(n.c);
+    return Ternary<Op, decltype(a), decltype(b), decltype(c)>(std::move(a), std::move(b), std::move(c), n.op);
+}
+
+/// Calls f with n's pows by small integers rewritten as SmallPow when all of them are small
+/// integers (one test before the loop picks the loop), else with n as it is. An expression
+/// with such pows instantiates its loop three times; one without passes through.
 template <class N, class F>
 void with_fast_pows(const N& n, F&& f) {
-    constexpr int pows = NumberPows<N>::count;
-    if constexpr (pows == 0 || pows > 2) f(n);
-    else FastPows<N>::run(n, f);
+    if constexpr (NumberPows<N>::count == 0) {
+        f(n);
+    } else {
+        int c = 0;
+        PowClass::of(n, c);
+        if (c == 0) f(small_pows<false>(n));
+        else if (c == 1) f(small_pows<true>(n));
+        else f(n);
+    }
 }
 
 }  // namespace tenet::expr
