@@ -50,7 +50,10 @@ inline void add_into(const TensorBase& out, const TensorBase& g) {
         using M = fn::opmath_t<T>;
         T* o = static_cast<T*>(detail::first_byte(out));
         const T* from = static_cast<const T*>(detail::first_byte(g));
-        for (int64_t i = 0, n = out.numel(); i < n; ++i) o[i] = convert<T>(static_cast<M>(o[i]) + static_cast<M>(from[i]));
+        const int64_t n = out.numel();
+        // Element i reads and writes only element i (even if g is out): omp simd, vectorised at -O2.
+#pragma omp simd
+        for (int64_t i = 0; i < n; ++i) o[i] = convert<T>(static_cast<M>(o[i]) + static_cast<M>(from[i]));
     });
 }
 
