@@ -114,9 +114,11 @@ inline constexpr int64_t kGradientBlock = 256;
 /// Slot s of the table is read at ptrs[s] + i * steps[s] bytes: steps[s] is the element
 /// size, or 0 for a block of kGradientBlock copies of one value (a broadcast 0-d operand),
 /// read again for every block. Full blocks run a constant-trip loop (vectorised at -O2).
+/// Flattened: every call in it is inlined, since GCC's -O2 inliner leaves functors such as
+/// Sigmoid out of line in a large translation unit, which leaves the loop scalar.
 template <class Ptrs, class Steps, class... GE, class... T, size_t... K, class OnBlock>
-void run_gradients(const std::tuple<GE...>& ges, std::tuple<T*...> outs, const Ptrs& ptrs, const Steps& steps,
-                   int64_t n, std::index_sequence<K...>, OnBlock&& on_block) {
+[[gnu::flatten]] void run_gradients(const std::tuple<GE...>& ges, std::tuple<T*...> outs, const Ptrs& ptrs,
+                                    const Steps& steps, int64_t n, std::index_sequence<K...>, OnBlock&& on_block) {
     constexpr int64_t kBlock = kGradientBlock;
     std::tuple<ScratchBlock<T, kBlock>...> scratch;  // not zero-filled: only ever written
     for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
@@ -132,9 +134,9 @@ void run_gradients(const std::tuple<GE...>& ges, std::tuple<T*...> outs, const P
             const std::tuple<GE...> local = ges;
             const Ptrs at = block;
             const std::tuple<T*...> to = o;
-            // Every output is a fresh buffer: no store can reach an operand. `omp simd` (tenet
-            // is built with OpenMP): GCC's -O2 cost model would not peel for alignment.
-#pragma omp simd
+            // Every output is a fresh buffer: no store can reach an operand. `omp simd`
+            // (TENET_SIMD_LOOP): GCC's -O2 cost model would not peel for alignment.
+            TENET_SIMD_LOOP
             for (int64_t j = 0; j < count; ++j) {
                 // Stored as computed (a tuple of all the values first stays in memory: no
                 // vectorisation); simd says no store reaches a later load.
