@@ -51,8 +51,8 @@ inline void add_into(const TensorBase& out, const TensorBase& g) {
         T* o = static_cast<T*>(detail::first_byte(out));
         const T* from = static_cast<const T*>(detail::first_byte(g));
         const int64_t n = out.numel();
-        // Element i reads and writes only element i (even if g is out): omp simd, vectorised at -O2.
-#pragma omp simd
+        // Element i reads and writes only element i (even if g is out): vectorised at -O2.
+        TENET_SIMD_LOOP
         for (int64_t i = 0; i < n; ++i) o[i] = convert<T>(static_cast<M>(o[i]) + static_cast<M>(from[i]));
     });
 }

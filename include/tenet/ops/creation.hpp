@@ -295,18 +295,6 @@ auto tensor_from_list(const List& list, TensorOptions options) {
     nested_fill<R>(list, out);
     return on_device(t, options);
 }
-template <class V>
-using list1 = std::initializer_list<V>;
-template <class V>
-using list2 = list1<list1<V>>;
-template <class V>
-using list3 = list1<list2<V>>;
-template <class V>
-using list4 = list1<list3<V>>;
-template <class V>
-using list5 = list1<list4<V>>;
-template <class V>
-using list6 = list1<list5<V>>;
 }  // namespace detail
 
 /// A 0-d tensor holding `value` (int -> int64, floating -> float32, bool -> bool unless T is given).
@@ -321,21 +309,25 @@ auto tensor(V value, TensorOptions options = {}) {
 
 // Nested initializer lists up to 6 deep: tensor({{1, 2}, {3, 4}}). A ragged list throws
 // shape_error. The element type follows PyTorch's inference unless T (or a dtype) is given.
+// (The parameter types are spelled out: Clang 14 does not deduce V through alias templates
+// of nested initializer lists.)
 #define TENET_TENSOR_FROM_LIST(LIST)                                                          \
     template <class T = void, Scalar V>                                                       \
-    auto tensor(detail::LIST<V> values, TensorOptions options = {}) {                         \
+    auto tensor(LIST values, TensorOptions options = {}) {                                    \
         return detail::tensor_from_list<T, V>(values, options);                               \
     }                                                                                         \
     template <class T, Scalar V>                                                              \
-    Tensor<T> tensor(detail::LIST<V> values, dtype_t<T>, TensorOptions options = {}) {        \
+    Tensor<T> tensor(LIST values, dtype_t<T>, TensorOptions options = {}) {                   \
         return detail::tensor_from_list<T, V>(values, options);                               \
     }
-TENET_TENSOR_FROM_LIST(list1)
-TENET_TENSOR_FROM_LIST(list2)
-TENET_TENSOR_FROM_LIST(list3)
-TENET_TENSOR_FROM_LIST(list4)
-TENET_TENSOR_FROM_LIST(list5)
-TENET_TENSOR_FROM_LIST(list6)
+#define TENET_IL std::initializer_list
+TENET_TENSOR_FROM_LIST(TENET_IL<V>)
+TENET_TENSOR_FROM_LIST(TENET_IL<TENET_IL<V>>)
+TENET_TENSOR_FROM_LIST(TENET_IL<TENET_IL<TENET_IL<V>>>)
+TENET_TENSOR_FROM_LIST(TENET_IL<TENET_IL<TENET_IL<TENET_IL<V>>>>)
+TENET_TENSOR_FROM_LIST(TENET_IL<TENET_IL<TENET_IL<TENET_IL<TENET_IL<V>>>>>)
+TENET_TENSOR_FROM_LIST(TENET_IL<TENET_IL<TENET_IL<TENET_IL<TENET_IL<TENET_IL<V>>>>>>)
+#undef TENET_IL
 #undef TENET_TENSOR_FROM_LIST
 
 /// Copies a buffer of values into a tensor of the given shape (1-D when omitted).
