@@ -215,7 +215,10 @@ def requires_grad_cases(out):
     for dtype, cpp in DTYPES:
         try:
             torch.zeros(2, dtype=dtype).requires_grad_()
+            # Built without autograd (TENET_AUTOGRAD=0), floating tensors cannot require grad either.
+            out.append("#if TENET_AUTOGRAD")
             out.append(f"    CHECK(tenet::zeros({{2}}, tenet::dtype_t<{cpp}>{{}}).requires_grad_().requires_grad());")
+            out.append("#endif")
         except RuntimeError as e:
             out.append(f"    // PyTorch: {e}")
             out.append(f"    TENET_CHECK_THROWS(tenet::zeros({{2}}, tenet::dtype_t<{cpp}>{{}}).requires_grad_(), "

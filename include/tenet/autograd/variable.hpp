@@ -189,9 +189,7 @@ bool Tensor<T>::requires_grad() const {
 
 template <class T>
 Tensor<T>& Tensor<T>::requires_grad_(bool requires_grad) {
-    if (requires_grad && !FloatingElement<T>)
-        detail::fail<dtype_error>("requires_grad_: only Tensors of floating point dtype can require gradients (got ",
-                                  dtype(), ")");
+    if (requires_grad) detail::check_can_require_grad<T>(dtype());
     const autograd::AutogradMeta* m = autograd::meta_if(*this);
     if (!requires_grad && m && m->grad_fn)
         detail::fail<error>("you can only change requires_grad flags of leaf variables. If you want to use a computed "

@@ -102,7 +102,9 @@ bool Tensor<T>::requires_grad() const {
 
 template <class T>
 Tensor<T>& Tensor<T>::requires_grad_(bool requires_grad) {
-    if (requires_grad) detail::autograd_disabled("requires_grad_");
+    if (!requires_grad) return *this;
+    detail::check_can_require_grad<T>(dtype());  // PyTorch's dtype_error comes first, as with autograd
+    detail::autograd_disabled("requires_grad_");
     return *this;
 }
 

@@ -111,6 +111,14 @@ inline void check_no_partial_overlap(const TensorImpl& dst, const TensorImpl& sr
                 "). Please clone() the tensor before performing the operation.");
 }
 
+/// requires_grad_(true) on a tensor of T: only floating dtypes can require gradients.
+template <class T>
+void check_can_require_grad(DType dtype) {
+    if constexpr (!FloatingElement<T>)
+        fail<dtype_error>("requires_grad_: only Tensors of floating point dtype can require gradients (got ", dtype,
+                          ")");
+}
+
 /// PyTorch's canCast (torch.can_cast): no floating -> integral or bool, no non-bool -> bool.
 template <class From, class To>
 inline constexpr bool can_cast_v =
