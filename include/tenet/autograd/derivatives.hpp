@@ -49,15 +49,16 @@ struct Derivative {
 namespace dfn {
 // Local derivatives f'(x) of unary functions, as element functors (FloatingRule: they
 // compute in float for float32 and 16-bit floats, in double for double).
-#define TENET_LOCAL_DERIVATIVE(NAME, EXPR)             \
-    struct NAME : fn::FloatingRule {                   \
-        static constexpr const char* name = #NAME;     \
-        template <class T>                             \
-        TENET_HD auto operator()(T a) const {          \
-            using M = fn::opmath_t<T>;                 \
-            const M x = static_cast<M>(a);             \
-            return EXPR;                               \
-        }                                              \
+// Always inlined, as the functors of expr/math.hpp.
+#define TENET_LOCAL_DERIVATIVE(NAME, EXPR)                            \
+    struct NAME : fn::FloatingRule {                                  \
+        static constexpr const char* name = #NAME;                    \
+        template <class T>                                            \
+        [[gnu::always_inline]] TENET_HD auto operator()(T a) const {  \
+            using M = fn::opmath_t<T>;                                \
+            const M x = static_cast<M>(a);                            \
+            return EXPR;                                              \
+        }                                                             \
     };
 TENET_LOCAL_DERIVATIVE(DSqrt, M(0.5) / std::sqrt(x))
 TENET_LOCAL_DERIVATIVE(DRsqrt, M(-0.5) / (x * std::sqrt(x)))

@@ -9,7 +9,7 @@
 // exponents 2, 3, -1, -2 (and 0, 1). with_fast_pows(e, f), called by the evaluator, the
 // reductions and the fused backward, tests the exponents once and calls f with every pow by a
 // small integer rewritten as SmallPow (branch-free, vectorisable) when all of e's are small
-// integers, else with e unchanged.
+// integers, as square(x) when all of them are squares, else with e unchanged.
 
 #include "tenet/config.hpp"
 #include <bit>
@@ -75,9 +75,10 @@ inline constexpr bool small_pow_rewritable =
     FloatingElement<typename N::value_type> &&
     std::is_same_v<typename Unary<SmallPow<true>, A2>::value_type, typename N::value_type>;
 
-/// The exponents PyTorch's kernel specialises, in the two classes SmallPow serves: 0 if every
-/// pow by a number in n has an exponent in {0, 1, 2, 3, 4}, 1 if every one is in
-/// {-2, -1, 0, ..., 4}, 2 otherwise (then the pows stay std::pow calls).
+/// The exponents PyTorch's kernel specialises, in the classes the loops serve: -1 if every pow
+/// by a number in n is a square (then square(x), as cheap as the hand loop's x * x), 0 if every
+/// exponent is in {0, 1, 2, 3, 4}, 1 if every one is in {-2, -1, 0, ..., 4}, 2 otherwise (then
+/// the pows stay std::pow calls). Start from c = -1.
 struct PowClass {
     template <class N>
     static void of(const N&, int&) {}
@@ -97,6 +98,7 @@ struct PowClass {
                 int k = 2;
                 for (int v : {0, 1, 2, 3, 4}) k = p == v ? 0 : k;
                 if (k != 0 && (p == -1 || p == -2)) k = 1;
+                if (p == 2) k = -1;
                 c = c > k ? c : k;
             }
         }
@@ -109,49 +111,53 @@ struct PowClass {
     }
 };
 
-/// n with every pow by a number rewritten as SmallPow<Negative> (PowClass said they all fit).
-template <bool Negative, class N>
+/// n with every pow by a number rewritten as P: SmallPow<Negative> (PowClass said they all
+/// fit), or fn::Square (PowClass said they are all squares).
+template <class P, class N>
 N small_pows(const N& n) {
     return n;
 }
-template <bool Negative, class Op, class A>
+template <class P, class Op, class A>
 auto small_pows(const Unary<Op, A>& n) {
-    auto a = small_pows<Negative>(n.a);
+    auto a = small_pows<P>(n.a);
     return Unary<Op, decltype(a)>(std::move(a), n.op);
 }
-template <bool Negative, class Op, class A, class B>
+template <class P, class Op, class A, class B>
 auto small_pows(const Binary<Op, A, B>& n) {
-    auto a = small_pows<Negative>(n.a);
-    if constexpr (std::is_same_v<Op, fn::Pow> && B::is_scalar && small_pow_rewritable<Binary<Op, A, B>, A>) {
-        using P = SmallPow<Negative>;
+    auto a = small_pows<P>(n.a);
+    if constexpr (std::is_same_v<Op, fn::Pow> && B::is_scalar && small_pow_rewritable<Binary<Op, A, B>, A> &&
+                  std::is_same_v<typename Unary<P, decltype(a)>::value_type, typename Binary<Op, A, B>::value_type>) {
         P op;
-        op.k = static_cast<int>(n.b.value);
+        if constexpr (!std::is_same_v<P, fn::Square>) op.k = static_cast<int>(n.b.value);
         return Unary<P, decltype(a)>(std::move(a), op);
     } else {
-        auto b = small_pows<Negative>(n.b);
+        auto b = small_pows<P>(n.b);
         return Binary<Op, decltype(a), decltype(b)>(std::move(a), std::move(b), n.op);
     }
 }
-template <bool Negative, class Op, class A, class B, class C>
+template <class P, class Op, class A, class B, class C>
 auto small_pows(const Ternary<Op, A, B, C>& n) {
-    auto a = small_pows<Negative>(n.a);
-    auto b = small_pows<Negative>(n.b);
-    auto c = small_pows<Negative>(n.c);
+    auto a = small_pows<P>(n.a);
+    auto b = small_pows<P>(n.b);
+    auto c = small_pows<P>(n.c);
     return Ternary<Op, decltype(a), decltype(b), decltype(c)>(std::move(a), std::move(b), std::move(c), n.op);
 }
 
-/// Calls f with n's pows by small integers rewritten as SmallPow when all of them are small
-/// integers (one test before the loop picks the loop), else with n as it is. An expression
-/// with such pows instantiates its loop three times; one without passes through.
+/// Calls f with n's pows by small integers rewritten as square(x) when all of them are squares
+/// (the common squared error: SmallPow's selects there made W8's fused backward 1.6x slower),
+/// as SmallPow when all of them are small integers (one test before the loop picks the loop),
+/// else with n as it is. An expression with such pows instantiates its loop four times; one
+/// without passes through.
 template <class N, class F>
 void with_fast_pows(const N& n, F&& f) {
     if constexpr (NumberPows<N>::count == 0) {
         f(n);
     } else {
-        int c = 0;
+        int c = -1;
         PowClass::of(n, c);
-        if (c == 0) f(small_pows<false>(n));
-        else if (c == 1) f(small_pows<true>(n));
+        if (c == -1) f(small_pows<fn::Square>(n));
+        else if (c == 0) f(small_pows<SmallPow<false>>(n));
+        else if (c == 1) f(small_pows<SmallPow<true>>(n));
         else f(n);
     }
 }

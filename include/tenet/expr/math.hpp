@@ -121,15 +121,17 @@ struct BoolToLongRule {
 };
 
 // ---- Floating functions: integer/bool -> float32, computed in opmath_t ----------------
-#define TENET_FLOATING_FUNCTOR(NAME, TORCH_NAME, EXPR)  \
-    struct NAME : FloatingRule {                        \
-        static constexpr const char* name = TORCH_NAME; \
-        template <class T>                              \
-        TENET_HD auto operator()(T a) const {           \
-            using M = opmath_t<T>;                      \
-            const M x = static_cast<M>(a);              \
-            return EXPR;                                \
-        }                                               \
+// Always inlined (as expression nodes' at()): GCC's inliner leaves a functor such as Sigmoid
+// out of line in a large translation unit, and a loop calling it stays scalar.
+#define TENET_FLOATING_FUNCTOR(NAME, TORCH_NAME, EXPR)                \
+    struct NAME : FloatingRule {                                      \
+        static constexpr const char* name = TORCH_NAME;               \
+        template <class T>                                            \
+        [[gnu::always_inline]] TENET_HD auto operator()(T a) const {  \
+            using M = opmath_t<T>;                                    \
+            const M x = static_cast<M>(a);                            \
+            return EXPR;                                              \
+        }                                                             \
     };
 TENET_FLOATING_FUNCTOR(Sqrt, "sqrt", std::sqrt(x))
 TENET_FLOATING_FUNCTOR(Rsqrt, "rsqrt", M(1) / std::sqrt(x))
