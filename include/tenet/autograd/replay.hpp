@@ -141,7 +141,7 @@ E flat_copy(const E& e, const IntArray& shape) {
 }
 
 template <class N>
-auto replay(const N& n);
+[[gnu::cold]] auto replay(const N& n);  // the attribute on the first declaration (nvcc ignores it on a redeclaration)
 
 /// Sums `full` (contiguous) over the dims that broadcasting added or stretched, back to
 /// `shape`, accumulating in double. A plain strided loop, not a reduction expression: it
@@ -293,7 +293,7 @@ template <class E>
 /// n evaluated one operation at a time (see the top of this file). Parts without tensors
 /// (numbers and operations on numbers) stay in the expression; tensors become leaves.
 template <class N>
-[[gnu::cold]] auto replay(const N& n) {
+auto replay(const N& n) {
     constexpr int arity = node_traits<N>::arity;
     if constexpr (N::num_leaves == 0) {
         return n;
