@@ -91,6 +91,7 @@ int main() {
     std::cout << "stack({top, top}, 2).sizes() = " << stack({top, top}, 2).sizes()
               << ", hstack: " << hstack({top, top}).sizes() << ", vstack: " << vstack({top, bottom}).sizes() << "\n";
     std::cout << "mixed types promote: " << cat(std::tuple{arange(2), tensor({0.5, 1.5})}) << "\n";
+    std::cout << "expressions join as values: " << cat(std::tuple{arange(2) * 2, tensor({0.5, 1.5}) + 1}) << "\n";
     auto pieces = arange(10).split(4);  // views: no copy
     std::cout << "arange(10).split(4): " << pieces[0] << " " << pieces[1] << " " << pieces[2]
               << "; pieces[2].storage_offset() = " << pieces[2].storage_offset() << "\n";
@@ -110,6 +111,10 @@ int main() {
     auto e = ones_ + twos;  // an expression keeps its operands alive: safe to keep with auto
     std::cout << "e evaluated twice: " << e.eval().sum() << " " << e.eval().sum() << "\n";
     std::cout << "int64 / int64 gives float32, as in PyTorch: " << (arange(4) / 2).eval() << "\n";
+    // An expression is a value: the Tensor methods that are not element-wise (mm, t, reshape,
+    // item, ...) evaluate it once; element-wise methods (clamp_min) stay lazy.
+    std::cout << "e.mm(ones_).clamp_min(0).mm(twos).t() =\n" << e.mm(ones_).clamp_min(0).mm(twos).t()
+              << "\n(e * 2).reshape({4}) = " << (e * 2).reshape({4}) << "\n";
 
     section("Broadcasting");
     manual_seed(7);

@@ -20,14 +20,17 @@
 #include "tenet/core/hooks.hpp"
 #include "tenet/core/static_tensor.hpp"
 #include "tenet/core/tensor.hpp"
+#include "tenet/expr/evaluating_methods.hpp"
 #include "tenet/expr/promotion.hpp"
 
 namespace tenet::inline TENET_ABI {
 
 /// Base of every expression node (CRTP). Being in namespace tenet, it makes tenet's
-/// operators and functions visible to argument-dependent lookup on any node.
+/// operators and functions visible to argument-dependent lookup on any node. The Tensor
+/// methods that are not lazy (mm, reshape, t, item, ...) evaluate the node once: see
+/// expr/evaluating_methods.hpp.
 template <class Derived>
-struct ExpressionBase {
+struct ExpressionBase : EvaluatingMethods<Derived> {
     static constexpr bool is_tenet_expression = true;
     const Derived& derived() const { return static_cast<const Derived&>(*this); }
 

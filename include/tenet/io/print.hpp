@@ -308,5 +308,10 @@ template <class T>
 std::ostream& operator<<(std::ostream& os, const Tensor<T>& t) {
     return os << to_string(t);
 }
+/// An expression prints as its value (evaluated once), as `print(a + b)` does in PyTorch.
+template <TensorExpression E>
+std::ostream& operator<<(std::ostream& os, const E& e) {
+    return os << to_string(Tensor<typename std::remove_cvref_t<E>::value_type>(e));
+}
 
 }  // namespace tenet

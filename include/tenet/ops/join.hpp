@@ -11,6 +11,8 @@
 // tensors of different element types, whose result has PyTorch's promoted type:
 //     cat({a, b}, 1);                             // Tensor<T>
 //     cat(std::tuple{int64_tensor, float_tensor})  // Tensor<float>, as torch.cat
+// Expressions are values there, evaluated once each ("Lists that hold expressions", below):
+//     cat(std::tuple{a + b, int64_tensor}), cat({a + b, c + d}), cat<float>({a + b, c})
 //
 // Autograd (autograd/join.hpp): a join is one node (CatBackward0, StackBackward0) whose backward
 // hands each input its slot of the gradient; all the pieces of one split are outputs of ONE
@@ -28,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "tenet/core/static_tensor.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/node.hpp"
 #include "tenet/expr/promotion.hpp"
@@ -321,6 +324,96 @@ template <class T>
 Tensor<T> dstack(std::initializer_list<Tensor<T>> tensors) {
     return dstack(std::vector<Tensor<T>>(tensors));
 }
+
+// ---- Lists that hold expressions ---------------------------------------------------------
+// An expression in a join is a value, as in PyTorch: it is evaluated once (recorded by autograd
+// as any evaluation) and joined as a tensor of its own element type.
+//   cat(std::tuple{a + b, i64, s})   any mix of tensors, static tensors and expressions, with
+//                                    PyTorch's promotion of their element types
+//   cat({a + b, c + d})              a braced list of expressions of ONE type
+//   cat<float>({a + b, c, i64})      any braced list, each element converted to the named type
+// A braced list whose elements differ in type (`cat({a + b, c})`, `cat({i64, f32})`) gives
+// C++ nothing to deduce the result type from: it is one static_assert saying so.
+
+namespace detail {
+template <class X>
+struct join_operand {
+    static constexpr bool value = false;
+};
+template <class T>
+struct join_operand<Tensor<T>> {
+    static constexpr bool value = true;
+    using element = T;
+};
+template <class T, class S>
+struct join_operand<StaticTensor<T, S>> {
+    static constexpr bool value = true;
+    using element = T;
+};
+template <TensorExpression E>
+struct join_operand<E> {
+    static constexpr bool value = true;
+    using element = typename E::value_type;
+};
+template <class X>
+using join_element_t = typename join_operand<std::remove_cvref_t<X>>::element;
+
+/// A std::tuple of tensors and expressions that is not already a TensorList.
+template <class... Xs>
+concept EvaluableJoinTuple = sizeof...(Xs) > 0 && (join_operand<std::remove_cvref_t<Xs>>::value && ...) &&
+                             !TensorList<std::tuple<Xs...>>;
+
+/// The tuple's tensors as Tensor handles and its expressions evaluated, left to right, once each.
+template <class... Xs>
+std::tuple<Tensor<join_element_t<Xs>>...> evaluate_join_tuple(const std::tuple<Xs...>& list) {
+    return std::apply([](const auto&... x) { return std::tuple<Tensor<join_element_t<Xs>>...>{x...}; }, list);
+}
+template <TensorExpression E>
+std::vector<Tensor<typename E::value_type>> evaluate_join_list(std::initializer_list<E> list) {
+    std::vector<Tensor<typename E::value_type>> out;
+    out.reserve(list.size());
+    for (const E& e : list) out.emplace_back(e);
+    return out;
+}
+
+/// What a braced list of tensors and expressions of different types binds to: the overload
+/// that reports, in one static_assert, why its result type cannot be deduced.
+struct UndeducedJoinItem {
+    template <class X>
+        requires join_operand<std::remove_cvref_t<X>>::value
+    UndeducedJoinItem(const X&) {}  // NOLINT: implicit on purpose
+};
+template <class>
+inline constexpr bool undeduced_join = false;
+}  // namespace detail
+
+#define TENET_JOIN_EXPRESSION_FORMS(NAME, DIM_PARAM, DIM_ARG)                                                   \
+    template <class... Xs>                                                                                   \
+        requires detail::EvaluableJoinTuple<Xs...>                                                           \
+    auto NAME(const std::tuple<Xs...>& list DIM_PARAM) {                                                     \
+        return NAME(detail::evaluate_join_tuple(list) DIM_ARG);                                              \
+    }                                                                                                        \
+    template <TensorExpression E>                                                                            \
+    Tensor<typename E::value_type> NAME(std::initializer_list<E> list DIM_PARAM) {                           \
+        return NAME(detail::evaluate_join_list(list) DIM_ARG);                                               \
+    }                                                                                                        \
+    template <class Item = detail::UndeducedJoinItem>                                                        \
+    Tensor<float> NAME(std::initializer_list<std::type_identity_t<Item>> DIM_PARAM) {                        \
+        static_assert(detail::undeduced_join<Item>,                                                          \
+                      "tenet: " #NAME "({...}): the braced list's elements differ in type, so C++ cannot "   \
+                      "deduce the result's element type: name it, " #NAME "<float>({...}) (expressions are " \
+                      "evaluated as that type), or write " #NAME "(std::tuple{...}) for PyTorch's promotion"); \
+        return {};                                                                                           \
+    }
+#define TENET_JOIN_COMMA ,
+TENET_JOIN_EXPRESSION_FORMS(cat, TENET_JOIN_COMMA int64_t dim = 0, TENET_JOIN_COMMA dim)
+TENET_JOIN_EXPRESSION_FORMS(concat, TENET_JOIN_COMMA int64_t dim = 0, TENET_JOIN_COMMA dim)
+TENET_JOIN_EXPRESSION_FORMS(stack, TENET_JOIN_COMMA int64_t dim = 0, TENET_JOIN_COMMA dim)
+TENET_JOIN_EXPRESSION_FORMS(hstack, , )
+TENET_JOIN_EXPRESSION_FORMS(vstack, , )
+TENET_JOIN_EXPRESSION_FORMS(dstack, , )
+#undef TENET_JOIN_COMMA
+#undef TENET_JOIN_EXPRESSION_FORMS
 
 // ---- Splits: views sharing the input's storage ----------------------------------------------
 
