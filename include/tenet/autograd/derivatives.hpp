@@ -24,7 +24,7 @@
 
 #include "tenet/core/host_device.hpp"
 #include "tenet/expr/binary_ops.hpp"
-#include "tenet/expr/fast_pow.hpp"
+#include "tenet/expr/pow_rewrite.hpp"
 #include "tenet/expr/functors.hpp"
 #include "tenet/expr/math.hpp"
 #include "tenet/expr/node.hpp"
@@ -47,50 +47,18 @@ struct Derivative {
 };
 
 namespace dfn {
-// Local derivatives f'(x) of unary functions, as element functors (FloatingRule: they
-// compute in float for float32 and 16-bit floats, in double for double).
-// Always inlined, as the functors of expr/math.hpp.
-#define TENET_LOCAL_DERIVATIVE(NAME, EXPR)                            \
-    struct NAME : fn::FloatingRule {                                  \
-        static constexpr const char* name = #NAME;                    \
-        template <class T>                                            \
-        [[gnu::always_inline]] TENET_HD auto operator()(T a) const {  \
-            using M = fn::opmath_t<T>;                                \
-            const M x = static_cast<M>(a);                            \
-            return EXPR;                                              \
-        }                                                             \
-    };
-TENET_LOCAL_DERIVATIVE(DSqrt, M(0.5) / std::sqrt(x))
-TENET_LOCAL_DERIVATIVE(DRsqrt, M(-0.5) / (x * std::sqrt(x)))
-TENET_LOCAL_DERIVATIVE(DReciprocal, M(-1) / (x * x))
-TENET_LOCAL_DERIVATIVE(DExp, detail::exp(x))
-TENET_LOCAL_DERIVATIVE(DExp2, std::exp2(x) * std::numbers::ln2_v<M>)
-TENET_LOCAL_DERIVATIVE(DExpm1, std::expm1(x) + M(1))
-TENET_LOCAL_DERIVATIVE(DLog, M(1) / x)
-TENET_LOCAL_DERIVATIVE(DLog2, M(1) / (x * std::numbers::ln2_v<M>))
-TENET_LOCAL_DERIVATIVE(DLog10, M(1) / (x * std::numbers::ln10_v<M>))
-TENET_LOCAL_DERIVATIVE(DLog1p, M(1) / (x + M(1)))
-TENET_LOCAL_DERIVATIVE(DSin, std::cos(x))
-TENET_LOCAL_DERIVATIVE(DCos, -std::sin(x))
-TENET_LOCAL_DERIVATIVE(DTan, M(1) + std::tan(x) * std::tan(x))
-TENET_LOCAL_DERIVATIVE(DAsin, M(1) / std::sqrt(M(1) - x * x))
-TENET_LOCAL_DERIVATIVE(DAcos, M(-1) / std::sqrt(M(1) - x * x))
-TENET_LOCAL_DERIVATIVE(DAtan, M(1) / (x * x + M(1)))
-TENET_LOCAL_DERIVATIVE(DSinh, std::cosh(x))
-TENET_LOCAL_DERIVATIVE(DCosh, std::sinh(x))
-TENET_LOCAL_DERIVATIVE(DTanh, M(1) - std::tanh(x) * std::tanh(x))
-TENET_LOCAL_DERIVATIVE(DAsinh, M(1) / std::sqrt(x * x + M(1)))
-TENET_LOCAL_DERIVATIVE(DAcosh, M(1) / std::sqrt(x * x - M(1)))
-TENET_LOCAL_DERIVATIVE(DAtanh, M(1) / (M(1) - x * x))
-TENET_LOCAL_DERIVATIVE(DSigmoid, detail::sigmoid(x) * (M(1) - detail::sigmoid(x)))
-TENET_LOCAL_DERIVATIVE(DErf, M(2) / std::sqrt(std::numbers::pi_v<M>) * std::exp(-x * x))
-TENET_LOCAL_DERIVATIVE(DErfc, M(-2) / std::sqrt(std::numbers::pi_v<M>) * std::exp(-x * x))
-TENET_LOCAL_DERIVATIVE(DErfinv, std::sqrt(std::numbers::pi_v<M>) / M(2) *
-                                    std::exp(detail::erfinv(x) * detail::erfinv(x)))
-TENET_LOCAL_DERIVATIVE(DSilu, detail::sigmoid(x) * (M(1) + x * (M(1) - detail::sigmoid(x))))
-TENET_LOCAL_DERIVATIVE(DAbs, x > M(0) ? M(1) : (x < M(0) ? M(-1) : M(0)))
-TENET_LOCAL_DERIVATIVE(DSquare, M(2) * x)
-#undef TENET_LOCAL_DERIVATIVE
+/// f'(x) of an op of the table (expr/unary_ops.def), per element: the op's one rule,
+/// fn::LocalDerivative<Op>, evaluated on numbers in opmath_t (float for float32 and 16-bit
+/// floats, double for double). Always inlined, as the functors of expr/math.hpp.
+template <class Op>
+struct Local : fn::FloatingRule {
+    static constexpr const char* name = Op::name;
+    template <class T>
+    [[gnu::always_inline]] TENET_HD auto operator()(T a) const {
+        using M = fn::opmath_t<T>;
+        return fn::LocalDerivative<Op>::template of<M>(static_cast<M>(a));
+    }
+};
 
 /// gelu'(x), exact (erf) or for the tanh approximation.
 struct DGelu : fn::FloatingRule {
@@ -188,46 +156,29 @@ auto chain(const N& n, const G& g, D d = {}) {
     return g * expr::make_unary<D>(n.a, d);
 }
 
-#define TENET_UNARY_DERIVATIVE(OP, LOCAL)          \
-    template <>                                    \
-    struct Derivative<fn::OP> {                    \
-        template <size_t I, class N, class G>      \
-        static auto d(const N& n, const G& g) {    \
-            return chain<dfn::LOCAL>(n, g);        \
-        }                                          \
-    };
-TENET_UNARY_DERIVATIVE(Sqrt, DSqrt)
-TENET_UNARY_DERIVATIVE(Rsqrt, DRsqrt)
-TENET_UNARY_DERIVATIVE(Reciprocal, DReciprocal)
-TENET_UNARY_DERIVATIVE(Exp, DExp)
-TENET_UNARY_DERIVATIVE(Exp2, DExp2)
-TENET_UNARY_DERIVATIVE(Expm1, DExpm1)
-TENET_UNARY_DERIVATIVE(Log, DLog)
-TENET_UNARY_DERIVATIVE(Log2, DLog2)
-TENET_UNARY_DERIVATIVE(Log10, DLog10)
-TENET_UNARY_DERIVATIVE(Log1p, DLog1p)
-TENET_UNARY_DERIVATIVE(Sin, DSin)
-TENET_UNARY_DERIVATIVE(Cos, DCos)
-TENET_UNARY_DERIVATIVE(Tan, DTan)
-TENET_UNARY_DERIVATIVE(Asin, DAsin)
-TENET_UNARY_DERIVATIVE(Acos, DAcos)
-TENET_UNARY_DERIVATIVE(Atan, DAtan)
-TENET_UNARY_DERIVATIVE(Sinh, DSinh)
-TENET_UNARY_DERIVATIVE(Cosh, DCosh)
-TENET_UNARY_DERIVATIVE(Tanh, DTanh)
-TENET_UNARY_DERIVATIVE(Asinh, DAsinh)
-TENET_UNARY_DERIVATIVE(Acosh, DAcosh)
-TENET_UNARY_DERIVATIVE(Atanh, DAtanh)
-TENET_UNARY_DERIVATIVE(Sigmoid, DSigmoid)
-TENET_UNARY_DERIVATIVE(Erf, DErf)
-TENET_UNARY_DERIVATIVE(Erfc, DErfc)
-TENET_UNARY_DERIVATIVE(Erfinv, DErfinv)
-TENET_UNARY_DERIVATIVE(Silu, DSilu)
-TENET_UNARY_DERIVATIVE(Abs, DAbs)
-TENET_UNARY_DERIVATIVE(Square, DSquare)
-TENET_UNARY_DERIVATIVE(NanToNum, DNanToNum)
-#undef TENET_UNARY_DERIVATIVE
+/// The ops of the table (expr/unary_ops.def): g * f'(x) from the op's rule, a recorded zero
+/// (rounding, sign: PyTorch's FloorBackward0, ... give zeros), or nothing.
+template <class Op>
+    requires fn::LocalDerivative<Op>::in_table
+struct Derivative<Op> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        using Rule = decltype(fn::LocalDerivative<Op>::template of<double>(0.0));
+        static_assert(!std::is_same_v<Rule, fn::rule::CustomDerivative>,
+                      "tenet: an op whose table row says custom_derivative needs a Derivative<> specialisation");
+        if constexpr (std::is_same_v<Rule, fn::rule::NoDerivative>) return NoGradient{};
+        else if constexpr (std::is_same_v<Rule, fn::rule::ZeroDerivative>) return expr::make_unary<dfn::Zero>(g);
+        else return chain<dfn::Local<Op>>(n, g);
+    }
+};
 
+template <>
+struct Derivative<fn::NanToNum> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        return chain<dfn::DNanToNum>(n, g);
+    }
+};
 template <>
 struct Derivative<fn::Neg> {
     template <size_t I, class N, class G>
@@ -263,21 +214,6 @@ struct Derivative<fn::Relu> {
         return where(expr::make_unary<dfn::ReluMask>(n.a), g, 0);
     }
 };
-/// Rounding and sign: a zero gradient, recorded (PyTorch's FloorBackward0, ... give zeros).
-#define TENET_ZERO_DERIVATIVE(OP)                 \
-    template <>                                   \
-    struct Derivative<fn::OP> {                   \
-        template <size_t I, class N, class G>     \
-        static auto d(const N&, const G& g) {     \
-            return expr::make_unary<dfn::Zero>(g); \
-        }                                         \
-    };
-TENET_ZERO_DERIVATIVE(Floor)
-TENET_ZERO_DERIVATIVE(Ceil)
-TENET_ZERO_DERIVATIVE(Round)
-TENET_ZERO_DERIVATIVE(Trunc)
-TENET_ZERO_DERIVATIVE(Sign)
-#undef TENET_ZERO_DERIVATIVE
 /// x^k by a small integer (expr::SmallPow, the loops' form of pow(x, k)): g k x^(k-1), 0
 /// where k == 0, as Derivative<fn::Pow>. One functor of (g, x) that picks with a bit mask:
 /// a where() on the loop-invariant k would be a branch in the loop at -O2 (no vectorisation).

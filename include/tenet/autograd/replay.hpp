@@ -23,7 +23,7 @@
 
 #include "tenet/autograd/derivatives.hpp"
 #include "tenet/autograd/engine.hpp"
-#include "tenet/autograd/expression_leaves.hpp"
+#include "tenet/autograd/saved_expression.hpp"
 #include "tenet/core/grad_mode.hpp"
 #include "tenet/autograd/node.hpp"
 #include "tenet/expr/evaluate.hpp"
@@ -40,45 +40,15 @@ namespace tenet::inline TENET_ABI::autograd {
 template <class D>
 struct Expansion;
 
-#define TENET_EXPANSION(NAME, ...)                         \
-    template <>                                            \
-    struct Expansion<dfn::NAME> {                          \
-        static constexpr bool constant = false;            \
-        template <class X>                                 \
-        static auto of(const dfn::NAME&, const X& x) {     \
-            return __VA_ARGS__;                            \
-        }                                                  \
-    };
-TENET_EXPANSION(DSqrt, 0.5 / sqrt(x))
-TENET_EXPANSION(DRsqrt, -0.5 * rsqrt(x) / x)
-TENET_EXPANSION(DReciprocal, -1.0 / square(x))
-TENET_EXPANSION(DExp, exp(x))
-TENET_EXPANSION(DExp2, exp2(x) * std::numbers::ln2)
-TENET_EXPANSION(DExpm1, exp(x))
-TENET_EXPANSION(DLog, reciprocal(x))
-TENET_EXPANSION(DLog2, reciprocal(x) / std::numbers::ln2)
-TENET_EXPANSION(DLog10, reciprocal(x) / std::numbers::ln10)
-TENET_EXPANSION(DLog1p, 1.0 / (x + 1.0))
-TENET_EXPANSION(DSin, cos(x))
-TENET_EXPANSION(DCos, -sin(x))
-TENET_EXPANSION(DTan, 1.0 + square(tan(x)))
-TENET_EXPANSION(DAsin, rsqrt(1.0 - square(x)))
-TENET_EXPANSION(DAcos, -rsqrt(1.0 - square(x)))
-TENET_EXPANSION(DAtan, 1.0 / (square(x) + 1.0))
-TENET_EXPANSION(DSinh, cosh(x))
-TENET_EXPANSION(DCosh, sinh(x))
-TENET_EXPANSION(DTanh, 1.0 - square(tanh(x)))
-TENET_EXPANSION(DAsinh, rsqrt(square(x) + 1.0))
-TENET_EXPANSION(DAcosh, rsqrt(square(x) - 1.0))
-TENET_EXPANSION(DAtanh, 1.0 / (1.0 - square(x)))
-TENET_EXPANSION(DSigmoid, sigmoid(x) * (1.0 - sigmoid(x)))
-TENET_EXPANSION(DErf, 2.0 * std::numbers::inv_sqrtpi * exp(-square(x)))
-TENET_EXPANSION(DErfc, -2.0 * std::numbers::inv_sqrtpi * exp(-square(x)))
-TENET_EXPANSION(DErfinv, 0.5 / std::numbers::inv_sqrtpi * exp(square(erfinv(x))))
-TENET_EXPANSION(DSilu, sigmoid(x) * (1.0 + x * (1.0 - sigmoid(x))))
-TENET_EXPANSION(DAbs, sign(x))
-TENET_EXPANSION(DSquare, 2.0 * x)
-#undef TENET_EXPANSION
+/// The ops of the table (expr/unary_ops.def): their one local-derivative rule, on tensors.
+template <class Op>
+struct Expansion<dfn::Local<Op>> {
+    static constexpr bool constant = false;
+    template <class X>
+    static auto of(const dfn::Local<Op>&, const X& x) {
+        return fn::LocalDerivative<Op>::template of<double>(x);
+    }
+};
 
 template <>
 struct Expansion<dfn::DGelu> {

@@ -26,6 +26,7 @@
 #include "tenet/core/strided_loop.hpp"
 #include "tenet/core/tensor_impl.hpp"
 #include "tenet/core/tensor_options.hpp"
+#include "tenet/core/value_methods.hpp"
 
 namespace tenet::inline TENET_ABI {
 
@@ -142,7 +143,7 @@ Tensor<T> host_copy(const Tensor<T>& t);
 }  // namespace detail
 
 template <class T>
-class Tensor : public TensorBase {
+class Tensor : public TensorBase, public ValueMethods<Tensor<T>> {
     static_assert(Element<T>,
                   "tenet: unsupported element type: Tensor<T> holds bool, uint8_t, int8_t, int16_t, int32_t, "
                   "int64_t, tenet::Half, tenet::BFloat16, float or double");
@@ -499,87 +500,25 @@ public:
     }
     Tensor& zero_() { return fill_(0); }
 
-    // ---- Element-wise math methods: declared here, defined in expr/math.hpp -----------
-    // (section owned by expr/math.hpp)
-    // The argument-free ops as an X-macro list (also used by ExpressionBase and math.hpp).
-    // Each gets a lazy method `t.sin()` and an in-place `t.sin_()` that writes into t.
-#define TENET_MATH_UNARY_OPS(X)                                                                        \
-    X(abs) X(sign) X(ceil) X(floor) X(round) X(trunc) X(sqrt) X(rsqrt) X(square) X(reciprocal) X(exp)   \
-    X(exp2) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan)     \
-    X(sinh) X(cosh) X(tanh) X(asinh) X(acosh) X(atanh) X(sigmoid) X(relu) X(silu) X(erf) X(erfc)       \
-    X(erfinv) X(logical_not) X(bitwise_not)
-#define TENET_DECLARE_MATH_METHOD(NAME) \
-    auto NAME() const;                  \
-    Tensor& NAME##_();
-    TENET_MATH_UNARY_OPS(TENET_DECLARE_MATH_METHOD)
-#undef TENET_DECLARE_MATH_METHOD
-    /// Predicates (bool results; no in-place forms, as in PyTorch).
-    auto isnan() const;
-    auto isinf() const;
-    auto isfinite() const;
-    /// gelu(approximate = "none" | "tanh"), softplus(beta, threshold) as torch.nn.functional.
-    auto gelu(const char* approximate = "none") const;
+    // ---- In-place element-wise ops: defined in expr/math.hpp and expr/binary_ops.hpp ----
+    // The lazy forms (t.sin(), t.add(x), t.sum(), ...) are ValueMethods (core/value_methods.hpp),
+    // shared with every expression. `t.sin_()` and `t.add_(x)` (or `t += x`) evaluate into t
+    // itself in one pass: a compile error when the result type cannot be cast to T.
+#define TENET_UNARY_OP(NAME, Functor, DERIVATIVE) Tensor& NAME##_();
+#include "tenet/expr/unary_ops.def"
     Tensor& gelu_(const char* approximate = "none");
-    auto softplus(double beta = 1.0, double threshold = 20.0) const;
     Tensor& softplus_(double beta = 1.0, double threshold = 20.0);
-    /// nan -> nan, +inf -> posinf, -inf -> neginf (defaults: the type's max and lowest).
-    auto nan_to_num(double nan = 0.0, std::optional<double> posinf = std::nullopt,
-                    std::optional<double> neginf = std::nullopt) const;
     Tensor& nan_to_num_(double nan = 0.0, std::optional<double> posinf = std::nullopt,
                         std::optional<double> neginf = std::nullopt);
-    /// clamp(min, max): at least one bound must be given (throws value_error otherwise).
-    /// Bounds are numbers, std::optional numbers or std::nullopt; a floating bound makes an
-    /// integer or bool tensor's result float32, as in torch.clamp (so clamp_ refuses it).
-    template <class Lo, class Hi = std::nullopt_t>
-    auto clamp(const Lo& min, const Hi& max = std::nullopt) const;
     template <class Lo, class Hi = std::nullopt_t>
     Tensor& clamp_(const Lo& min, const Hi& max = std::nullopt);
     template <class B>
-    auto clamp_min(const B& min) const;
-    template <class B>
     Tensor& clamp_min_(const B& min);
     template <class B>
-    auto clamp_max(const B& max) const;
-    template <class B>
     Tensor& clamp_max_(const B& max);
-
-    // ---- Binary and in-place arithmetic methods: defined in expr/binary_ops.hpp -------
-    // (section owned by expr/binary_ops.hpp)
-    // `a.add(b)` is the lazy tenet::add(a, b); `a.add_(b)` and `a += b` evaluate
-    // `a + b` into a in one pass (a compile error when the result type cannot be cast to T).
-#define TENET_TENSOR_BINARY_METHOD(NAME) \
-    template <class X>                   \
-    auto NAME(const X& other) const;
 #define TENET_TENSOR_INPLACE_METHOD(NAME) \
     template <class X>                    \
     Tensor& NAME(const X& other);
-    TENET_TENSOR_BINARY_METHOD(add)
-    TENET_TENSOR_BINARY_METHOD(sub)
-    TENET_TENSOR_BINARY_METHOD(mul)
-    TENET_TENSOR_BINARY_METHOD(div)
-    TENET_TENSOR_BINARY_METHOD(true_divide)
-    TENET_TENSOR_BINARY_METHOD(floor_divide)
-    TENET_TENSOR_BINARY_METHOD(remainder)
-    TENET_TENSOR_BINARY_METHOD(fmod)
-    TENET_TENSOR_BINARY_METHOD(pow)
-    TENET_TENSOR_BINARY_METHOD(atan2)
-    TENET_TENSOR_BINARY_METHOD(hypot)
-    TENET_TENSOR_BINARY_METHOD(maximum)
-    TENET_TENSOR_BINARY_METHOD(minimum)
-    TENET_TENSOR_BINARY_METHOD(bitwise_and)
-    TENET_TENSOR_BINARY_METHOD(bitwise_or)
-    TENET_TENSOR_BINARY_METHOD(bitwise_xor)
-    TENET_TENSOR_BINARY_METHOD(bitwise_left_shift)
-    TENET_TENSOR_BINARY_METHOD(bitwise_right_shift)
-    TENET_TENSOR_BINARY_METHOD(logical_and)
-    TENET_TENSOR_BINARY_METHOD(logical_or)
-    TENET_TENSOR_BINARY_METHOD(logical_xor)
-    TENET_TENSOR_BINARY_METHOD(eq)
-    TENET_TENSOR_BINARY_METHOD(ne)
-    TENET_TENSOR_BINARY_METHOD(lt)
-    TENET_TENSOR_BINARY_METHOD(le)
-    TENET_TENSOR_BINARY_METHOD(gt)
-    TENET_TENSOR_BINARY_METHOD(ge)
     TENET_TENSOR_INPLACE_METHOD(add_)
     TENET_TENSOR_INPLACE_METHOD(sub_)
     TENET_TENSOR_INPLACE_METHOD(mul_)
@@ -609,18 +548,7 @@ public:
     TENET_TENSOR_INPLACE_METHOD(operator^=)
     TENET_TENSOR_INPLACE_METHOD(operator<<=)
     TENET_TENSOR_INPLACE_METHOD(operator>>=)
-#undef TENET_TENSOR_BINARY_METHOD
 #undef TENET_TENSOR_INPLACE_METHOD
-    template <class X, class S>
-    auto add(const X& other, S alpha) const;
-    template <class X, class S>
-    auto sub(const X& other, S alpha) const;
-    template <class X>
-    auto div(const X& other, std::string_view rounding_mode) const;
-    template <class X, class W>
-    auto lerp(const X& end, const W& weight) const;
-    template <class C, class X>
-    auto where(const C& condition, const X& other) const;
     template <class X, class S>
     Tensor& add_(const X& other, S alpha);
     template <class X, class S>
@@ -630,45 +558,8 @@ public:
     template <class X, class W>
     Tensor& lerp_(const X& end, const W& weight);
 
-    // ---- Reductions: declared here, defined in ops/reduce.hpp -----------------------
-    // (section owned by ops/reduce.hpp)
-    // Over all elements (a 0-d result), along one dim, or along a list of dims (negative
-    // counts from the end; keepdim keeps them as size 1). See ops/reduce.hpp.
-    auto sum() const;
-    auto sum(int64_t dim, bool keepdim = false) const;
-    auto sum(const IntArray& dims, bool keepdim = false) const;
-    auto mean() const;
-    auto mean(int64_t dim, bool keepdim = false) const;
-    auto mean(const IntArray& dims, bool keepdim = false) const;
-    auto prod() const;
-    auto prod(int64_t dim, bool keepdim = false) const;
-    auto prod(const IntArray& dims, bool keepdim = false) const;
-    auto amax() const;
-    auto amax(int64_t dim, bool keepdim = false) const;
-    auto amax(const IntArray& dims, bool keepdim = false) const;
-    auto amin() const;
-    auto amin(int64_t dim, bool keepdim = false) const;
-    auto amin(const IntArray& dims, bool keepdim = false) const;
-    auto any() const;
-    auto any(int64_t dim, bool keepdim = false) const;
-    auto any(const IntArray& dims, bool keepdim = false) const;
-    auto all() const;
-    auto all(int64_t dim, bool keepdim = false) const;
-    auto all(const IntArray& dims, bool keepdim = false) const;
-    /// max()/min(): the extreme element; max(dim)/min(dim): {values, indices}.
-    auto max() const;
-    auto max(int64_t dim, bool keepdim = false) const;
-    auto min() const;
-    auto min(int64_t dim, bool keepdim = false) const;
-    auto argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
-    auto argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
-    /// torch.norm: p = 2 (default), 1, 0, +-inf or any p.
-    auto norm(double p = 2) const;
-    auto norm(double p, int64_t dim, bool keepdim = false) const;
-    auto norm(double p, const IntArray& dims, bool keepdim = false) const;
-
     // ---- Autograd: declared here, defined behind the seam (core/hooks.hpp): in
-    // autograd/variable.hpp, or core/hooks_off.hpp when built with TENET_AUTOGRAD=0
+    // autograd/tensor_autograd.hpp, or core/hooks_off.hpp when built with TENET_AUTOGRAD=0
     /// Whether this tensor takes part in autograd (a leaf that requires grad, or a result
     /// computed from one while grad mode was on).
     bool requires_grad() const;

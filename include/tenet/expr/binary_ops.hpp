@@ -265,10 +265,10 @@ struct Minimum : ArithmeticRule {
     struct NAME : ArithmeticRule {                                                                          \
         static constexpr const char* name = TORCH_NAME;                                                     \
         template <class T>                                                                                  \
-        TENET_HD T operator()(T a, T b) const {                                                             \
+        TENET_HD auto operator()(T a, T b) const {                                                          \
             static_assert(std::is_integral_v<T>,                                                            \
                           "tenet: " TORCH_NAME " is only defined on integer and bool tensors");             \
-            if constexpr (arith::is_bool_v<T>) return BOOL_EXPR;                                           \
+            if constexpr (arith::is_bool_v<T>) return static_cast<T>(BOOL_EXPR);                           \
             else return static_cast<T>(INT_EXPR);                                                           \
         }                                                                                                   \
     };
@@ -282,11 +282,11 @@ TENET_BITWISE_FUNCTOR(BitwiseXor, "bitwise_xor", a != b, a ^ b)
 struct LeftShift : ArithmeticRule {
     static constexpr const char* name = "bitwise_left_shift";
     template <class T>
-    TENET_HD T operator()(T a, T b) const {
+    TENET_HD auto operator()(T a, T b) const {
         static_assert(std::is_integral_v<T> && !arith::is_bool_v<T>,
                       "tenet: bitwise_left_shift is only defined on integer tensors (not bool, as in PyTorch)");
         constexpr int bits = 8 * sizeof(T);
-        if (static_cast<int64_t>(b) < 0 || static_cast<int64_t>(b) >= bits) return 0;
+        if (static_cast<int64_t>(b) < 0 || static_cast<int64_t>(b) >= bits) return T(0);
         using U = arith::wide_unsigned_t<T>;
         return static_cast<T>(static_cast<U>(static_cast<U>(a) << static_cast<int>(b)));
     }
@@ -294,7 +294,7 @@ struct LeftShift : ArithmeticRule {
 struct RightShift : ArithmeticRule {
     static constexpr const char* name = "bitwise_right_shift";
     template <class T>
-    TENET_HD T operator()(T a, T b) const {
+    TENET_HD auto operator()(T a, T b) const {
         static_assert(std::is_integral_v<T> && !arith::is_bool_v<T>,
                       "tenet: bitwise_right_shift is only defined on integer tensors (not bool, as in PyTorch)");
         constexpr int bits = 8 * sizeof(T);
@@ -577,19 +577,14 @@ auto where(C&& condition, A&& a, B&& b) {
 }
 
 // =====================================================================================
-// Methods of Tensor and of expressions (declared in core/tensor.hpp and expr/node.hpp)
+// Methods of Tensor and of expressions (declared in core/value_methods.hpp)
 // =====================================================================================
 
-#define TENET_DEFINE_BINARY_METHOD(NAME)                             \
-    template <class T>                                               \
-    template <class X>                                               \
-    auto Tensor<T>::NAME(const X& other) const {                     \
-        return tenet::NAME(*this, other);                            \
-    }                                                                \
-    template <class D>                                               \
-    template <class X>                                               \
-    auto ExpressionBase<D>::NAME(const X& other) const {             \
-        return tenet::NAME(derived(), other);                        \
+#define TENET_DEFINE_BINARY_METHOD(NAME)                 \
+    template <class D>                                   \
+    template <class X>                                   \
+    auto ValueMethods<D>::NAME(const X& other) const {   \
+        return tenet::NAME(this->self(), other);         \
     }
 TENET_DEFINE_BINARY_METHOD(add)
 TENET_DEFINE_BINARY_METHOD(sub)
@@ -620,55 +615,30 @@ TENET_DEFINE_BINARY_METHOD(gt)
 TENET_DEFINE_BINARY_METHOD(ge)
 #undef TENET_DEFINE_BINARY_METHOD
 
-template <class T>
+template <class D>
 template <class X, class S>
-auto Tensor<T>::add(const X& other, S alpha) const {
-    return tenet::add(*this, other, alpha);
-}
-template <class T>
-template <class X, class S>
-auto Tensor<T>::sub(const X& other, S alpha) const {
-    return tenet::sub(*this, other, alpha);
-}
-template <class T>
-template <class X>
-auto Tensor<T>::div(const X& other, std::string_view rounding_mode) const {
-    return tenet::div(*this, other, rounding_mode);
-}
-template <class T>
-template <class X, class W>
-auto Tensor<T>::lerp(const X& end, const W& weight) const {
-    return tenet::lerp(*this, end, weight);
-}
-template <class T>
-template <class C, class X>
-auto Tensor<T>::where(const C& condition, const X& other) const {
-    return tenet::where(condition, *this, other);
+auto ValueMethods<D>::add(const X& other, S alpha) const {
+    return tenet::add(self(), other, alpha);
 }
 template <class D>
 template <class X, class S>
-auto ExpressionBase<D>::add(const X& other, S alpha) const {
-    return tenet::add(derived(), other, alpha);
-}
-template <class D>
-template <class X, class S>
-auto ExpressionBase<D>::sub(const X& other, S alpha) const {
-    return tenet::sub(derived(), other, alpha);
+auto ValueMethods<D>::sub(const X& other, S alpha) const {
+    return tenet::sub(self(), other, alpha);
 }
 template <class D>
 template <class X>
-auto ExpressionBase<D>::div(const X& other, std::string_view rounding_mode) const {
-    return tenet::div(derived(), other, rounding_mode);
+auto ValueMethods<D>::div(const X& other, std::string_view rounding_mode) const {
+    return tenet::div(self(), other, rounding_mode);
 }
 template <class D>
 template <class X, class W>
-auto ExpressionBase<D>::lerp(const X& end, const W& weight) const {
-    return tenet::lerp(derived(), end, weight);
+auto ValueMethods<D>::lerp(const X& end, const W& weight) const {
+    return tenet::lerp(self(), end, weight);
 }
 template <class D>
 template <class C, class X>
-auto ExpressionBase<D>::where(const C& condition, const X& other) const {
-    return tenet::where(condition, derived(), other);
+auto ValueMethods<D>::where(const C& condition, const X& other) const {
+    return tenet::where(condition, self(), other);
 }
 
 // ---- In-place forms: one pass of `*this op other` into *this ------------------------

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <numbers>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -119,47 +120,6 @@ struct BoolToLongRule {
     template <class C>
     using result_t = compute_t<C>;
 };
-
-// ---- Floating functions: integer/bool -> float32, computed in opmath_t ----------------
-// Always inlined (as expression nodes' at()): GCC's inliner leaves a functor such as Sigmoid
-// out of line in a large translation unit, and a loop calling it stays scalar.
-#define TENET_FLOATING_FUNCTOR(NAME, TORCH_NAME, EXPR)                \
-    struct NAME : FloatingRule {                                      \
-        static constexpr const char* name = TORCH_NAME;               \
-        template <class T>                                            \
-        [[gnu::always_inline]] TENET_HD auto operator()(T a) const {  \
-            using M = opmath_t<T>;                                    \
-            const M x = static_cast<M>(a);                            \
-            return EXPR;                                              \
-        }                                                             \
-    };
-TENET_FLOATING_FUNCTOR(Sqrt, "sqrt", std::sqrt(x))
-TENET_FLOATING_FUNCTOR(Rsqrt, "rsqrt", M(1) / std::sqrt(x))
-TENET_FLOATING_FUNCTOR(Reciprocal, "reciprocal", M(1) / x)
-TENET_FLOATING_FUNCTOR(Exp, "exp", detail::exp(x))
-TENET_FLOATING_FUNCTOR(Exp2, "exp2", std::exp2(x))
-TENET_FLOATING_FUNCTOR(Expm1, "expm1", std::expm1(x))
-TENET_FLOATING_FUNCTOR(Log, "log", std::log(x))
-TENET_FLOATING_FUNCTOR(Log2, "log2", std::log2(x))
-TENET_FLOATING_FUNCTOR(Log10, "log10", std::log10(x))
-TENET_FLOATING_FUNCTOR(Log1p, "log1p", std::log1p(x))
-TENET_FLOATING_FUNCTOR(Sin, "sin", std::sin(x))
-TENET_FLOATING_FUNCTOR(Cos, "cos", std::cos(x))
-TENET_FLOATING_FUNCTOR(Tan, "tan", std::tan(x))
-TENET_FLOATING_FUNCTOR(Asin, "asin", std::asin(x))
-TENET_FLOATING_FUNCTOR(Acos, "acos", std::acos(x))
-TENET_FLOATING_FUNCTOR(Atan, "atan", std::atan(x))
-TENET_FLOATING_FUNCTOR(Sinh, "sinh", std::sinh(x))
-TENET_FLOATING_FUNCTOR(Cosh, "cosh", std::cosh(x))
-TENET_FLOATING_FUNCTOR(Tanh, "tanh", std::tanh(x))
-TENET_FLOATING_FUNCTOR(Asinh, "asinh", std::asinh(x))
-TENET_FLOATING_FUNCTOR(Acosh, "acosh", std::acosh(x))
-TENET_FLOATING_FUNCTOR(Atanh, "atanh", std::atanh(x))
-TENET_FLOATING_FUNCTOR(Sigmoid, "sigmoid", detail::sigmoid(x))
-TENET_FLOATING_FUNCTOR(Erf, "erf", std::erf(x))
-TENET_FLOATING_FUNCTOR(Erfc, "erfc", std::erfc(x))
-TENET_FLOATING_FUNCTOR(Erfinv, "erfinv", detail::erfinv(x))
-#undef TENET_FLOATING_FUNCTOR
 
 // ---- Activations defined on floating tensors only (as PyTorch's CPU kernels) ---------
 #define TENET_FLOAT_ONLY(OPNAME)                                                                        \
@@ -368,62 +328,78 @@ struct LogicalNot : PredicateRule {
 struct BitwiseNot : ArithmeticRule {
     static constexpr const char* name = "bitwise_not";
     template <class T>
-    TENET_HD T operator()(T a) const {
+    TENET_HD auto operator()(T a) const {
         static_assert(!FloatingElement<T>, "tenet: bitwise_not is only defined on integer and bool tensors");
         if constexpr (std::is_same_v<T, bool>) return !a;
         else return static_cast<T>(~a);
     }
 };
 
+// ---- Floating functions, from the table: integer/bool -> float32, computed in opmath_t -----
+// Always inlined (as expression nodes' at()): GCC's inliner leaves a functor such as Sigmoid
+// out of line in a large translation unit, and a loop calling it stays scalar.
+#define TENET_FLOATING_OP(NAME, Functor, FORWARD, DERIVATIVE)         \
+    struct Functor : FloatingRule {                                   \
+        static constexpr const char* name = #NAME;                    \
+        template <class T>                                            \
+        [[gnu::always_inline]] TENET_HD auto operator()(T a) const {  \
+            using M = opmath_t<T>;                                    \
+            const M x = static_cast<M>(a);                            \
+            return FORWARD;                                           \
+        }                                                             \
+    };
+#include "tenet/expr/unary_ops.def"
+
+/// The table's ops on one number of a floating computation type M: the vocabulary in which
+/// the DERIVATIVE column is written, so that one rule serves per-element evaluation.
+namespace rule {
+#define TENET_UNARY_OP(NAME, Functor, DERIVATIVE)                          \
+    template <class M>                                                     \
+        requires std::is_floating_point_v<M>                               \
+    [[gnu::always_inline]] inline TENET_HD M NAME(M x) {                   \
+        return static_cast<M>(Functor{}(x));                               \
+    }
+#include "tenet/expr/unary_ops.def"
+
+/// The DERIVATIVE column's words for "no formula" (see expr/unary_ops.def).
+struct ZeroDerivative {};
+struct NoDerivative {};
+struct CustomDerivative {};
+inline constexpr ZeroDerivative zero_derivative{};
+inline constexpr NoDerivative no_derivative{};
+inline constexpr CustomDerivative custom_derivative{};
+}  // namespace rule
+
+/// An op's local derivative f'(x), from its row of expr/unary_ops.def: of<M>(x) with x a
+/// number of type M (the fused backward, per element) or a tensor operand (create_graph's
+/// replay, with M = double, so constants stay weak scalars).
+template <class Op>
+struct LocalDerivative {
+    static constexpr bool in_table = false;
+};
+#define TENET_UNARY_OP(NAME, Functor, DERIVATIVE)                          \
+    template <>                                                            \
+    struct LocalDerivative<Functor> {                                      \
+        static constexpr bool in_table = true;                             \
+        template <class M, class X>                                        \
+        [[gnu::always_inline]] static TENET_HD auto of(const X& x) {       \
+            using namespace rule;                                          \
+            (void)x;                                                       \
+            return DERIVATIVE;                                             \
+        }                                                                  \
+    };
+#include "tenet/expr/unary_ops.def"
+
 }  // namespace fn
 
 // ---- Free functions ------------------------------------------------------------------------
-#define TENET_MATH_FUNCTION(NAME, OP)                                \
+#define TENET_UNARY_OP(NAME, Functor, DERIVATIVE)                    \
     template <expr::TensorOperand A>                                 \
     auto NAME(A&& a) {                                               \
-        return expr::make_unary<fn::OP>(std::forward<A>(a));         \
+        return expr::make_unary<fn::Functor>(std::forward<A>(a));    \
     }
-TENET_MATH_FUNCTION(abs, Abs)
-TENET_MATH_FUNCTION(sign, Sign)
-TENET_MATH_FUNCTION(ceil, Ceil)
-TENET_MATH_FUNCTION(floor, Floor)
-TENET_MATH_FUNCTION(round, Round)
-TENET_MATH_FUNCTION(trunc, Trunc)
-TENET_MATH_FUNCTION(sqrt, Sqrt)
-TENET_MATH_FUNCTION(rsqrt, Rsqrt)
-TENET_MATH_FUNCTION(square, Square)
-TENET_MATH_FUNCTION(reciprocal, Reciprocal)
-TENET_MATH_FUNCTION(exp, Exp)
-TENET_MATH_FUNCTION(exp2, Exp2)
-TENET_MATH_FUNCTION(expm1, Expm1)
-TENET_MATH_FUNCTION(log, Log)
-TENET_MATH_FUNCTION(log2, Log2)
-TENET_MATH_FUNCTION(log10, Log10)
-TENET_MATH_FUNCTION(log1p, Log1p)
-TENET_MATH_FUNCTION(sin, Sin)
-TENET_MATH_FUNCTION(cos, Cos)
-TENET_MATH_FUNCTION(tan, Tan)
-TENET_MATH_FUNCTION(asin, Asin)
-TENET_MATH_FUNCTION(acos, Acos)
-TENET_MATH_FUNCTION(atan, Atan)
-TENET_MATH_FUNCTION(sinh, Sinh)
-TENET_MATH_FUNCTION(cosh, Cosh)
-TENET_MATH_FUNCTION(tanh, Tanh)
-TENET_MATH_FUNCTION(asinh, Asinh)
-TENET_MATH_FUNCTION(acosh, Acosh)
-TENET_MATH_FUNCTION(atanh, Atanh)
-TENET_MATH_FUNCTION(sigmoid, Sigmoid)
-TENET_MATH_FUNCTION(relu, Relu)
-TENET_MATH_FUNCTION(silu, Silu)
-TENET_MATH_FUNCTION(erf, Erf)
-TENET_MATH_FUNCTION(erfc, Erfc)
-TENET_MATH_FUNCTION(erfinv, Erfinv)
-TENET_MATH_FUNCTION(isnan, IsNan)
-TENET_MATH_FUNCTION(isinf, IsInf)
-TENET_MATH_FUNCTION(isfinite, IsFinite)
-TENET_MATH_FUNCTION(logical_not, LogicalNot)
-TENET_MATH_FUNCTION(bitwise_not, BitwiseNot)
-#undef TENET_MATH_FUNCTION
+#define TENET_PREDICATE_OP(NAME, Functor) TENET_UNARY_OP(NAME, Functor, )
+#include "tenet/expr/unary_ops.def"
 
 /// torch.nn.functional.gelu: approximate "none" (exact, with erf; the default) or "tanh".
 template <expr::TensorOperand A>
@@ -498,87 +474,58 @@ auto clamp_max(A&& a, const B& max) {
     return clamp(std::forward<A>(a), std::nullopt, max);
 }
 
-// ---- Methods and in-place forms -------------------------------------------------------------
-#define TENET_DEFINE_MATH_METHODS(NAME)                                   \
-    template <class T>                                                    \
-    auto Tensor<T>::NAME() const {                                        \
-        return tenet::NAME(*this);                                        \
-    }                                                                     \
+// ---- Methods (core/value_methods.hpp) and in-place forms --------------------------------------
+#define TENET_PREDICATE_OP(NAME, Functor)             \
+    template <class Derived>                          \
+    auto ValueMethods<Derived>::NAME() const {        \
+        return tenet::NAME(self());                   \
+    }
+#define TENET_UNARY_OP(NAME, Functor, DERIVATIVE)                         \
+    TENET_PREDICATE_OP(NAME, Functor)                                     \
     template <class T>                                                    \
     Tensor<T>& Tensor<T>::NAME##_() {                                     \
         return detail::evaluate_in_place(*this, tenet::NAME(*this));      \
-    }                                                                     \
-    template <class D>                                                    \
-    auto ExpressionBase<D>::NAME() const {                                \
-        return tenet::NAME(derived());                                    \
     }                                                                     \
     template <class T>                                                    \
     Tensor<T>& NAME##_(Tensor<T>& t) {                                    \
         return t.NAME##_();                                               \
     }
-TENET_MATH_UNARY_OPS(TENET_DEFINE_MATH_METHODS)
-#undef TENET_DEFINE_MATH_METHODS
-
-#define TENET_DEFINE_PREDICATE_METHOD(NAME)    \
-    template <class T>                         \
-    auto Tensor<T>::NAME() const {             \
-        return tenet::NAME(*this);             \
-    }                                          \
-    template <class D>                         \
-    auto ExpressionBase<D>::NAME() const {     \
-        return tenet::NAME(derived());         \
-    }
-TENET_DEFINE_PREDICATE_METHOD(isnan)
-TENET_DEFINE_PREDICATE_METHOD(isinf)
-TENET_DEFINE_PREDICATE_METHOD(isfinite)
-#undef TENET_DEFINE_PREDICATE_METHOD
+#include "tenet/expr/unary_ops.def"
 
 // The ops with parameters, spelled out.
-template <class T>
-auto Tensor<T>::gelu(const char* approximate) const {
-    return tenet::gelu(*this, approximate);
+template <class Derived>
+auto ValueMethods<Derived>::gelu(const char* approximate) const {
+    return tenet::gelu(self(), approximate);
 }
 template <class T>
 Tensor<T>& Tensor<T>::gelu_(const char* approximate) {
     return detail::evaluate_in_place(*this, tenet::gelu(*this, approximate));
-}
-template <class D>
-auto ExpressionBase<D>::gelu(const char* approximate) const {
-    return tenet::gelu(derived(), approximate);
 }
 template <class T>
 Tensor<T>& gelu_(Tensor<T>& t, const char* approximate = "none") {
     return t.gelu_(approximate);
 }
 
-template <class T>
-auto Tensor<T>::softplus(double beta, double threshold) const {
-    return tenet::softplus(*this, beta, threshold);
+template <class Derived>
+auto ValueMethods<Derived>::softplus(double beta, double threshold) const {
+    return tenet::softplus(self(), beta, threshold);
 }
 template <class T>
 Tensor<T>& Tensor<T>::softplus_(double beta, double threshold) {
     return detail::evaluate_in_place(*this, tenet::softplus(*this, beta, threshold));
-}
-template <class D>
-auto ExpressionBase<D>::softplus(double beta, double threshold) const {
-    return tenet::softplus(derived(), beta, threshold);
 }
 template <class T>
 Tensor<T>& softplus_(Tensor<T>& t, double beta = 1.0, double threshold = 20.0) {
     return t.softplus_(beta, threshold);
 }
 
-template <class T>
-auto Tensor<T>::nan_to_num(double nan, std::optional<double> posinf, std::optional<double> neginf) const {
-    return tenet::nan_to_num(*this, nan, posinf, neginf);
+template <class Derived>
+auto ValueMethods<Derived>::nan_to_num(double nan, std::optional<double> posinf, std::optional<double> neginf) const {
+    return tenet::nan_to_num(self(), nan, posinf, neginf);
 }
 template <class T>
 Tensor<T>& Tensor<T>::nan_to_num_(double nan, std::optional<double> posinf, std::optional<double> neginf) {
     return detail::evaluate_in_place(*this, tenet::nan_to_num(*this, nan, posinf, neginf));
-}
-template <class D>
-auto ExpressionBase<D>::nan_to_num(double nan, std::optional<double> posinf, std::optional<double> neginf) const {
-    return tenet::nan_to_num(derived(), nan, posinf, neginf);
 }
 template <class T>
 Tensor<T>& nan_to_num_(Tensor<T>& t, double nan = 0.0, std::optional<double> posinf = std::nullopt,
@@ -586,58 +533,43 @@ Tensor<T>& nan_to_num_(Tensor<T>& t, double nan = 0.0, std::optional<double> pos
     return t.nan_to_num_(nan, posinf, neginf);
 }
 
-template <class T>
+template <class Derived>
 template <class Lo, class Hi>
-auto Tensor<T>::clamp(const Lo& min, const Hi& max) const {
-    return tenet::clamp(*this, min, max);
+auto ValueMethods<Derived>::clamp(const Lo& min, const Hi& max) const {
+    return tenet::clamp(self(), min, max);
 }
 template <class T>
 template <class Lo, class Hi>
 Tensor<T>& Tensor<T>::clamp_(const Lo& min, const Hi& max) {
     return detail::evaluate_in_place(*this, tenet::clamp(*this, min, max));
 }
-template <class D>
-template <class Lo, class Hi>
-auto ExpressionBase<D>::clamp(const Lo& min, const Hi& max) const {
-    return tenet::clamp(derived(), min, max);
-}
 template <class T, class Lo, class Hi = std::nullopt_t>
 Tensor<T>& clamp_(Tensor<T>& t, const Lo& min, const Hi& max = std::nullopt) {
     return t.clamp_(min, max);
 }
-template <class T>
+template <class Derived>
 template <class B>
-auto Tensor<T>::clamp_min(const B& min) const {
-    return tenet::clamp_min(*this, min);
+auto ValueMethods<Derived>::clamp_min(const B& min) const {
+    return tenet::clamp_min(self(), min);
 }
 template <class T>
 template <class B>
 Tensor<T>& Tensor<T>::clamp_min_(const B& min) {
     return clamp_(min, std::nullopt);
 }
-template <class D>
-template <class B>
-auto ExpressionBase<D>::clamp_min(const B& min) const {
-    return tenet::clamp_min(derived(), min);
-}
 template <class T, class B>
 Tensor<T>& clamp_min_(Tensor<T>& t, const B& min) {
     return t.clamp_min_(min);
 }
-template <class T>
+template <class Derived>
 template <class B>
-auto Tensor<T>::clamp_max(const B& max) const {
-    return tenet::clamp_max(*this, max);
+auto ValueMethods<Derived>::clamp_max(const B& max) const {
+    return tenet::clamp_max(self(), max);
 }
 template <class T>
 template <class B>
 Tensor<T>& Tensor<T>::clamp_max_(const B& max) {
     return clamp_(std::nullopt, max);
-}
-template <class D>
-template <class B>
-auto ExpressionBase<D>::clamp_max(const B& max) const {
-    return tenet::clamp_max(derived(), max);
 }
 template <class T, class B>
 Tensor<T>& clamp_max_(Tensor<T>& t, const B& max) {

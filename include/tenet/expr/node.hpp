@@ -30,7 +30,7 @@ namespace tenet::inline TENET_ABI {
 /// methods that are not lazy (mm, reshape, t, item, ...) evaluate the node once: see
 /// expr/evaluating_methods.hpp.
 template <class Derived>
-struct ExpressionBase : EvaluatingMethods<Derived> {
+struct ExpressionBase : ValueMethods<Derived>, EvaluatingMethods<Derived> {
     static constexpr bool is_tenet_expression = true;
     const Derived& derived() const { return static_cast<const Derived&>(*this); }
 
@@ -42,108 +42,6 @@ struct ExpressionBase : EvaluatingMethods<Derived> {
         if constexpr (StaticShape<S>) return StaticTensor<V, S>(derived());
         else return Tensor<V>(derived());
     }
-
-    // ---- Element-wise math methods: declared here, defined in expr/math.hpp -----------
-    // (section owned by expr/math.hpp)
-    // `(a * b).sin()` is tenet::sin(a * b); the list is TENET_MATH_UNARY_OPS (core/tensor.hpp).
-#define TENET_DECLARE_MATH_METHOD(NAME) auto NAME() const;
-    TENET_MATH_UNARY_OPS(TENET_DECLARE_MATH_METHOD)
-#undef TENET_DECLARE_MATH_METHOD
-    auto isnan() const;
-    auto isinf() const;
-    auto isfinite() const;
-    auto gelu(const char* approximate = "none") const;
-    auto softplus(double beta = 1.0, double threshold = 20.0) const;
-    auto nan_to_num(double nan = 0.0, std::optional<double> posinf = std::nullopt,
-                    std::optional<double> neginf = std::nullopt) const;
-    template <class Lo, class Hi = std::nullopt_t>
-    auto clamp(const Lo& min, const Hi& max = std::nullopt) const;
-    template <class B>
-    auto clamp_min(const B& min) const;
-    template <class B>
-    auto clamp_max(const B& max) const;
-
-    // ---- Binary arithmetic methods: defined in expr/binary_ops.hpp --------------------
-    // (section owned by expr/binary_ops.hpp)
-    // `e.add(b)` is tenet::add(e, b), and so on: lazy, as the free functions.
-#define TENET_EXPR_BINARY_METHOD(NAME) \
-    template <class X>                 \
-    auto NAME(const X& other) const;
-    TENET_EXPR_BINARY_METHOD(add)
-    TENET_EXPR_BINARY_METHOD(sub)
-    TENET_EXPR_BINARY_METHOD(mul)
-    TENET_EXPR_BINARY_METHOD(div)
-    TENET_EXPR_BINARY_METHOD(true_divide)
-    TENET_EXPR_BINARY_METHOD(floor_divide)
-    TENET_EXPR_BINARY_METHOD(remainder)
-    TENET_EXPR_BINARY_METHOD(fmod)
-    TENET_EXPR_BINARY_METHOD(pow)
-    TENET_EXPR_BINARY_METHOD(atan2)
-    TENET_EXPR_BINARY_METHOD(hypot)
-    TENET_EXPR_BINARY_METHOD(maximum)
-    TENET_EXPR_BINARY_METHOD(minimum)
-    TENET_EXPR_BINARY_METHOD(bitwise_and)
-    TENET_EXPR_BINARY_METHOD(bitwise_or)
-    TENET_EXPR_BINARY_METHOD(bitwise_xor)
-    TENET_EXPR_BINARY_METHOD(bitwise_left_shift)
-    TENET_EXPR_BINARY_METHOD(bitwise_right_shift)
-    TENET_EXPR_BINARY_METHOD(logical_and)
-    TENET_EXPR_BINARY_METHOD(logical_or)
-    TENET_EXPR_BINARY_METHOD(logical_xor)
-    TENET_EXPR_BINARY_METHOD(eq)
-    TENET_EXPR_BINARY_METHOD(ne)
-    TENET_EXPR_BINARY_METHOD(lt)
-    TENET_EXPR_BINARY_METHOD(le)
-    TENET_EXPR_BINARY_METHOD(gt)
-    TENET_EXPR_BINARY_METHOD(ge)
-#undef TENET_EXPR_BINARY_METHOD
-    template <class X, class S>
-    auto add(const X& other, S alpha) const;
-    template <class X, class S>
-    auto sub(const X& other, S alpha) const;
-    template <class X>
-    auto div(const X& other, std::string_view rounding_mode) const;
-    template <class X, class W>
-    auto lerp(const X& end, const W& weight) const;
-    template <class C, class X>
-    auto where(const C& condition, const X& other) const;
-
-    // ---- Reductions: declared here, defined in ops/reduce.hpp -----------------------
-    // (section owned by ops/reduce.hpp)
-    // Over all elements (a 0-d result), along one dim, or along a list of dims (negative
-    // counts from the end; keepdim keeps them as size 1). See ops/reduce.hpp.
-    auto sum() const;
-    auto sum(int64_t dim, bool keepdim = false) const;
-    auto sum(const IntArray& dims, bool keepdim = false) const;
-    auto mean() const;
-    auto mean(int64_t dim, bool keepdim = false) const;
-    auto mean(const IntArray& dims, bool keepdim = false) const;
-    auto prod() const;
-    auto prod(int64_t dim, bool keepdim = false) const;
-    auto prod(const IntArray& dims, bool keepdim = false) const;
-    auto amax() const;
-    auto amax(int64_t dim, bool keepdim = false) const;
-    auto amax(const IntArray& dims, bool keepdim = false) const;
-    auto amin() const;
-    auto amin(int64_t dim, bool keepdim = false) const;
-    auto amin(const IntArray& dims, bool keepdim = false) const;
-    auto any() const;
-    auto any(int64_t dim, bool keepdim = false) const;
-    auto any(const IntArray& dims, bool keepdim = false) const;
-    auto all() const;
-    auto all(int64_t dim, bool keepdim = false) const;
-    auto all(const IntArray& dims, bool keepdim = false) const;
-    /// max()/min(): the extreme element; max(dim)/min(dim): {values, indices}.
-    auto max() const;
-    auto max(int64_t dim, bool keepdim = false) const;
-    auto min() const;
-    auto min(int64_t dim, bool keepdim = false) const;
-    auto argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
-    auto argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
-    /// torch.norm: p = 2 (default), 1, 0, +-inf or any p.
-    auto norm(double p = 2) const;
-    auto norm(double p, int64_t dim, bool keepdim = false) const;
-    auto norm(double p, const IntArray& dims, bool keepdim = false) const;
 };
 
 namespace expr {
@@ -248,6 +146,9 @@ template <class Op, class A>
 struct Unary : ExpressionBase<Unary<Op, A>> {
     using compute_type = typename Op::template compute_t<typename A::value_type>;
     using value_type = typename Op::template result_t<typename A::value_type>;
+    /// The functor's own result type. Deducing it instantiates the functor, so a type it
+    /// refuses (its static_assert) fails here, at the operator, not at the assignment.
+    using op_result = decltype(std::declval<const Op&>()(std::declval<compute_type>()));
     using static_shape = typename A::static_shape;
     static constexpr size_t num_leaves = A::num_leaves;
     static constexpr bool is_scalar = false;
@@ -275,6 +176,8 @@ struct Binary : ExpressionBase<Binary<Op, A, B>> {
     using common_type = common_t<A, B>;
     using compute_type = typename Op::template compute_t<common_type>;
     using value_type = typename Op::template result_t<common_type>;
+    /// Instantiates the functor, so that a refused type fails at the operator (see Unary).
+    using op_result = decltype(std::declval<const Op&>()(std::declval<compute_type>(), std::declval<compute_type>()));
     /// Deduced at compile time when both shapes are static; mismatches do not compile.
     using static_shape = static_broadcast_t<typename A::static_shape, typename B::static_shape>;
     static constexpr size_t num_leaves = A::num_leaves + B::num_leaves;

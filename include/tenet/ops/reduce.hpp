@@ -746,78 +746,73 @@ auto vector_norm(const X& x, double ord = 2, const std::optional<IntArray>& dims
     return detail::norm_impl(x, ord, dims, keepdim, true);
 }
 
-// ---- Methods: Tensor<T> (declared in core/tensor.hpp) and ExpressionBase (expr/node.hpp) ----
+// ---- Methods of Tensor and of expressions (declared in core/value_methods.hpp) ----------------
 
-#define TENET_REDUCTION_METHODS(CLASS, TPARAM, SELF)                                                  \
-    template <class TPARAM>                                                                           \
-    auto CLASS::sum() const { return tenet::sum(SELF); }                                              \
-    template <class TPARAM>                                                                           \
-    auto CLASS::sum(int64_t dim, bool keepdim) const { return tenet::sum(SELF, dim, keepdim); }       \
-    template <class TPARAM>                                                                           \
-    auto CLASS::sum(const IntArray& dims, bool keepdim) const { return tenet::sum(SELF, dims, keepdim); } \
-    template <class TPARAM>                                                                           \
-    auto CLASS::mean() const { return tenet::mean(SELF); }                                            \
-    template <class TPARAM>                                                                           \
-    auto CLASS::mean(int64_t dim, bool keepdim) const { return tenet::mean(SELF, dim, keepdim); }     \
-    template <class TPARAM>                                                                           \
-    auto CLASS::mean(const IntArray& dims, bool keepdim) const { return tenet::mean(SELF, dims, keepdim); } \
-    template <class TPARAM>                                                                           \
-    auto CLASS::prod() const { return tenet::prod(SELF); }                                            \
-    template <class TPARAM>                                                                           \
-    auto CLASS::prod(int64_t dim, bool keepdim) const { return tenet::prod(SELF, dim, keepdim); }     \
-    template <class TPARAM>                                                                           \
-    auto CLASS::prod(const IntArray& dims, bool keepdim) const { return tenet::prod(SELF, dims, keepdim); } \
-    template <class TPARAM>                                                                           \
-    auto CLASS::amax() const { return tenet::amax(SELF); }                                            \
-    template <class TPARAM>                                                                           \
-    auto CLASS::amax(int64_t dim, bool keepdim) const { return tenet::amax(SELF, dim, keepdim); }     \
-    template <class TPARAM>                                                                           \
-    auto CLASS::amax(const IntArray& dims, bool keepdim) const { return tenet::amax(SELF, dims, keepdim); } \
-    template <class TPARAM>                                                                           \
-    auto CLASS::amin() const { return tenet::amin(SELF); }                                            \
-    template <class TPARAM>                                                                           \
-    auto CLASS::amin(int64_t dim, bool keepdim) const { return tenet::amin(SELF, dim, keepdim); }     \
-    template <class TPARAM>                                                                           \
-    auto CLASS::amin(const IntArray& dims, bool keepdim) const { return tenet::amin(SELF, dims, keepdim); } \
-    template <class TPARAM>                                                                           \
-    auto CLASS::any() const { return tenet::any(SELF); }                                              \
-    template <class TPARAM>                                                                           \
-    auto CLASS::any(int64_t dim, bool keepdim) const { return tenet::any(SELF, dim, keepdim); }       \
-    template <class TPARAM>                                                                           \
-    auto CLASS::any(const IntArray& dims, bool keepdim) const { return tenet::any(SELF, dims, keepdim); } \
-    template <class TPARAM>                                                                           \
-    auto CLASS::all() const { return tenet::all(SELF); }                                              \
-    template <class TPARAM>                                                                           \
-    auto CLASS::all(int64_t dim, bool keepdim) const { return tenet::all(SELF, dim, keepdim); }       \
-    template <class TPARAM>                                                                           \
-    auto CLASS::all(const IntArray& dims, bool keepdim) const { return tenet::all(SELF, dims, keepdim); } \
-    template <class TPARAM>                                                                           \
-    auto CLASS::max() const { return tenet::max(SELF); }                                              \
-    template <class TPARAM>                                                                           \
-    auto CLASS::max(int64_t dim, bool keepdim) const { return tenet::max(SELF, dim, keepdim); }       \
-    template <class TPARAM>                                                                           \
-    auto CLASS::min() const { return tenet::min(SELF); }                                              \
-    template <class TPARAM>                                                                           \
-    auto CLASS::min(int64_t dim, bool keepdim) const { return tenet::min(SELF, dim, keepdim); }       \
-    template <class TPARAM>                                                                           \
-    auto CLASS::argmax(std::optional<int64_t> dim, bool keepdim) const {                              \
-        return tenet::argmax(SELF, dim, keepdim);                                                     \
-    }                                                                                                 \
-    template <class TPARAM>                                                                           \
-    auto CLASS::argmin(std::optional<int64_t> dim, bool keepdim) const {                              \
-        return tenet::argmin(SELF, dim, keepdim);                                                     \
-    }                                                                                                 \
-    template <class TPARAM>                                                                           \
-    auto CLASS::norm(double p) const { return tenet::norm(SELF, p); }                                 \
-    template <class TPARAM>                                                                           \
-    auto CLASS::norm(double p, int64_t dim, bool keepdim) const { return tenet::norm(SELF, p, dim, keepdim); } \
-    template <class TPARAM>                                                                           \
-    auto CLASS::norm(double p, const IntArray& dims, bool keepdim) const {                            \
-        return tenet::norm(SELF, p, dims, keepdim);                                                   \
-    }
-
-TENET_REDUCTION_METHODS(Tensor<T>, T, *this)
-TENET_REDUCTION_METHODS(ExpressionBase<D>, D, derived())
-#undef TENET_REDUCTION_METHODS
+template <class D>
+auto ValueMethods<D>::sum() const { return tenet::sum(self()); }
+template <class D>
+auto ValueMethods<D>::sum(int64_t dim, bool keepdim) const { return tenet::sum(self(), dim, keepdim); }
+template <class D>
+auto ValueMethods<D>::sum(const IntArray& dims, bool keepdim) const { return tenet::sum(self(), dims, keepdim); }
+template <class D>
+auto ValueMethods<D>::mean() const { return tenet::mean(self()); }
+template <class D>
+auto ValueMethods<D>::mean(int64_t dim, bool keepdim) const { return tenet::mean(self(), dim, keepdim); }
+template <class D>
+auto ValueMethods<D>::mean(const IntArray& dims, bool keepdim) const { return tenet::mean(self(), dims, keepdim); }
+template <class D>
+auto ValueMethods<D>::prod() const { return tenet::prod(self()); }
+template <class D>
+auto ValueMethods<D>::prod(int64_t dim, bool keepdim) const { return tenet::prod(self(), dim, keepdim); }
+template <class D>
+auto ValueMethods<D>::prod(const IntArray& dims, bool keepdim) const { return tenet::prod(self(), dims, keepdim); }
+template <class D>
+auto ValueMethods<D>::amax() const { return tenet::amax(self()); }
+template <class D>
+auto ValueMethods<D>::amax(int64_t dim, bool keepdim) const { return tenet::amax(self(), dim, keepdim); }
+template <class D>
+auto ValueMethods<D>::amax(const IntArray& dims, bool keepdim) const { return tenet::amax(self(), dims, keepdim); }
+template <class D>
+auto ValueMethods<D>::amin() const { return tenet::amin(self()); }
+template <class D>
+auto ValueMethods<D>::amin(int64_t dim, bool keepdim) const { return tenet::amin(self(), dim, keepdim); }
+template <class D>
+auto ValueMethods<D>::amin(const IntArray& dims, bool keepdim) const { return tenet::amin(self(), dims, keepdim); }
+template <class D>
+auto ValueMethods<D>::any() const { return tenet::any(self()); }
+template <class D>
+auto ValueMethods<D>::any(int64_t dim, bool keepdim) const { return tenet::any(self(), dim, keepdim); }
+template <class D>
+auto ValueMethods<D>::any(const IntArray& dims, bool keepdim) const { return tenet::any(self(), dims, keepdim); }
+template <class D>
+auto ValueMethods<D>::all() const { return tenet::all(self()); }
+template <class D>
+auto ValueMethods<D>::all(int64_t dim, bool keepdim) const { return tenet::all(self(), dim, keepdim); }
+template <class D>
+auto ValueMethods<D>::all(const IntArray& dims, bool keepdim) const { return tenet::all(self(), dims, keepdim); }
+template <class D>
+auto ValueMethods<D>::max() const { return tenet::max(self()); }
+template <class D>
+auto ValueMethods<D>::max(int64_t dim, bool keepdim) const { return tenet::max(self(), dim, keepdim); }
+template <class D>
+auto ValueMethods<D>::min() const { return tenet::min(self()); }
+template <class D>
+auto ValueMethods<D>::min(int64_t dim, bool keepdim) const { return tenet::min(self(), dim, keepdim); }
+template <class D>
+auto ValueMethods<D>::argmax(std::optional<int64_t> dim, bool keepdim) const {
+    return tenet::argmax(self(), dim, keepdim);
+}
+template <class D>
+auto ValueMethods<D>::argmin(std::optional<int64_t> dim, bool keepdim) const {
+    return tenet::argmin(self(), dim, keepdim);
+}
+template <class D>
+auto ValueMethods<D>::norm(double p) const { return tenet::norm(self(), p); }
+template <class D>
+auto ValueMethods<D>::norm(double p, int64_t dim, bool keepdim) const { return tenet::norm(self(), p, dim, keepdim); }
+template <class D>
+auto ValueMethods<D>::norm(double p, const IntArray& dims, bool keepdim) const {
+    return tenet::norm(self(), p, dims, keepdim);
+}
 
 }  // namespace tenet

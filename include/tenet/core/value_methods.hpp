@@ -1,0 +1,129 @@
+#pragma once
+// ValueMethods<Derived>: the lazy methods that Tensor and every expression share, declared
+// once (a CRTP base, as Eigen's TensorBase). `t.sin()`, `(a * b).sin()`, `x.add(y)`,
+// `(x - y).sum(1)` are the free functions tenet::sin(t), ...: element-wise methods return
+// expressions (nothing is computed until assignment), reductions return tensors.
+//
+// Declared here, defined beside the free functions they call:
+//   element-wise math   expr/math.hpp (the argument-free ops: the table expr/unary_ops.def)
+//   binary arithmetic   expr/binary_ops.hpp
+//   reductions          ops/reduce.hpp
+// In-place forms (t.sin_(), t.add_(x)) write into a tensor, so they are Tensor's own.
+
+#include "tenet/config.hpp"
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "tenet/core/int_array.hpp"
+
+namespace tenet::inline TENET_ABI {
+
+template <class Derived>
+class ValueMethods {
+public:
+    // ---- Element-wise math: expr/math.hpp -------------------------------------------------
+#define TENET_UNARY_OP(NAME, Functor, DERIVATIVE) auto NAME() const;
+#define TENET_PREDICATE_OP(NAME, Functor) auto NAME() const;
+#include "tenet/expr/unary_ops.def"
+    /// gelu(approximate = "none" | "tanh"), softplus(beta, threshold) as torch.nn.functional.
+    auto gelu(const char* approximate = "none") const;
+    auto softplus(double beta = 1.0, double threshold = 20.0) const;
+    /// nan -> nan, +inf -> posinf, -inf -> neginf (defaults: the type's max and lowest).
+    auto nan_to_num(double nan = 0.0, std::optional<double> posinf = std::nullopt,
+                    std::optional<double> neginf = std::nullopt) const;
+    /// clamp(min, max): at least one bound must be given (throws value_error otherwise).
+    /// Bounds are numbers, std::optional numbers or std::nullopt; a floating bound makes an
+    /// integer or bool tensor's result float32, as in torch.clamp (so clamp_ refuses it).
+    template <class Lo, class Hi = std::nullopt_t>
+    auto clamp(const Lo& min, const Hi& max = std::nullopt) const;
+    template <class B>
+    auto clamp_min(const B& min) const;
+    template <class B>
+    auto clamp_max(const B& max) const;
+
+    // ---- Binary arithmetic: expr/binary_ops.hpp ------------------------------------------
+    // `a.add(b)` is the lazy tenet::add(a, b): b is a tensor, an expression or a number.
+#define TENET_BINARY_METHOD(NAME) \
+    template <class X>            \
+    auto NAME(const X& other) const;
+    TENET_BINARY_METHOD(add)
+    TENET_BINARY_METHOD(sub)
+    TENET_BINARY_METHOD(mul)
+    TENET_BINARY_METHOD(div)
+    TENET_BINARY_METHOD(true_divide)
+    TENET_BINARY_METHOD(floor_divide)
+    TENET_BINARY_METHOD(remainder)
+    TENET_BINARY_METHOD(fmod)
+    TENET_BINARY_METHOD(pow)
+    TENET_BINARY_METHOD(atan2)
+    TENET_BINARY_METHOD(hypot)
+    TENET_BINARY_METHOD(maximum)
+    TENET_BINARY_METHOD(minimum)
+    TENET_BINARY_METHOD(bitwise_and)
+    TENET_BINARY_METHOD(bitwise_or)
+    TENET_BINARY_METHOD(bitwise_xor)
+    TENET_BINARY_METHOD(bitwise_left_shift)
+    TENET_BINARY_METHOD(bitwise_right_shift)
+    TENET_BINARY_METHOD(logical_and)
+    TENET_BINARY_METHOD(logical_or)
+    TENET_BINARY_METHOD(logical_xor)
+    TENET_BINARY_METHOD(eq)
+    TENET_BINARY_METHOD(ne)
+    TENET_BINARY_METHOD(lt)
+    TENET_BINARY_METHOD(le)
+    TENET_BINARY_METHOD(gt)
+    TENET_BINARY_METHOD(ge)
+#undef TENET_BINARY_METHOD
+    template <class X, class S>
+    auto add(const X& other, S alpha) const;
+    template <class X, class S>
+    auto sub(const X& other, S alpha) const;
+    template <class X>
+    auto div(const X& other, std::string_view rounding_mode) const;
+    template <class X, class W>
+    auto lerp(const X& end, const W& weight) const;
+    template <class C, class X>
+    auto where(const C& condition, const X& other) const;
+
+    // ---- Reductions: ops/reduce.hpp --------------------------------------------------------
+    // Over all elements (a 0-d result), along one dim, or along a list of dims (negative
+    // counts from the end; keepdim keeps them as size 1).
+    auto sum() const;
+    auto sum(int64_t dim, bool keepdim = false) const;
+    auto sum(const IntArray& dims, bool keepdim = false) const;
+    auto mean() const;
+    auto mean(int64_t dim, bool keepdim = false) const;
+    auto mean(const IntArray& dims, bool keepdim = false) const;
+    auto prod() const;
+    auto prod(int64_t dim, bool keepdim = false) const;
+    auto prod(const IntArray& dims, bool keepdim = false) const;
+    auto amax() const;
+    auto amax(int64_t dim, bool keepdim = false) const;
+    auto amax(const IntArray& dims, bool keepdim = false) const;
+    auto amin() const;
+    auto amin(int64_t dim, bool keepdim = false) const;
+    auto amin(const IntArray& dims, bool keepdim = false) const;
+    auto any() const;
+    auto any(int64_t dim, bool keepdim = false) const;
+    auto any(const IntArray& dims, bool keepdim = false) const;
+    auto all() const;
+    auto all(int64_t dim, bool keepdim = false) const;
+    auto all(const IntArray& dims, bool keepdim = false) const;
+    /// max()/min(): the extreme element; max(dim)/min(dim): {values, indices}.
+    auto max() const;
+    auto max(int64_t dim, bool keepdim = false) const;
+    auto min() const;
+    auto min(int64_t dim, bool keepdim = false) const;
+    auto argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+    auto argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+    /// torch.norm: p = 2 (default), 1, 0, +-inf or any p.
+    auto norm(double p = 2) const;
+    auto norm(double p, int64_t dim, bool keepdim = false) const;
+    auto norm(double p, const IntArray& dims, bool keepdim = false) const;
+
+protected:
+    const Derived& self() const { return static_cast<const Derived&>(*this); }
+};
+
+}  // namespace tenet
