@@ -10,7 +10,7 @@
 #include "tenet/expr/operators.hpp"
 #include "tenet/expr/binary_ops.hpp"
 #include "tenet/expr/math.hpp"
-#include "tenet/expr/fast_pow.hpp"
+#include "tenet/expr/pow_rewrite.hpp"
 #include "tenet/expr/evaluate.hpp"
 
 #include "tenet/core/hook_definitions.hpp"

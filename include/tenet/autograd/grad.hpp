@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "tenet/autograd/engine.hpp"
-#include "tenet/autograd/variable.hpp"
+#include "tenet/autograd/tensor_autograd.hpp"
 #include "tenet/core/tensor.hpp"
 
 namespace tenet::inline TENET_ABI::autograd {

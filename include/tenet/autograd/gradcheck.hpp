@@ -13,7 +13,7 @@
 
 #include "tenet/autograd/grad.hpp"
 #include "tenet/core/grad_mode.hpp"
-#include "tenet/autograd/variable.hpp"
+#include "tenet/autograd/tensor_autograd.hpp"
 #include "tenet/core/errors.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/ops/creation.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // The definitions of the autograd seam (core/hooks.hpp) when tenet records history
 // (TENET_AUTOGRAD=1): assignments and sum/mean (autograd/record.hpp), views, copies and
-// Tensor's autograd methods (autograd/variable.hpp), the other reductions, joins and flips.
+// Tensor's autograd methods (autograd/tensor_autograd.hpp), the other reductions, joins and flips.
 // The linear algebra's hooks are defined beside their operations' modules:
 // autograd/products.hpp (tenet/ops.hpp) and autograd/decompositions.hpp (tenet/linalg.hpp).
 
@@ -12,7 +12,7 @@
 #endif
 
 #include "tenet/autograd/record.hpp"
-#include "tenet/autograd/variable.hpp"
+#include "tenet/autograd/tensor_autograd.hpp"
 #include "tenet/autograd/reductions.hpp"
 #include "tenet/autograd/join.hpp"
 #include "tenet/autograd/flip.hpp"

@@ -6,7 +6,7 @@
 // expression as a number, so no tensor of the expression's size is written for it.
 //
 // This file also defines the seam's hooks (core/hooks.hpp) for assignment and sum/mean; those
-// of views, copies, in-place writes and printing are in autograd/variable.hpp.
+// of views, copies, in-place writes and printing are in autograd/tensor_autograd.hpp.
 
 #include "tenet/config.hpp"
 #include <algorithm>
@@ -19,13 +19,13 @@
 #include <vector>
 
 #include "tenet/autograd/derivatives.hpp"
-#include "tenet/autograd/expression_leaves.hpp"
+#include "tenet/autograd/saved_expression.hpp"
 #include "tenet/autograd/replay.hpp"
 #include "tenet/autograd/engine.hpp"
 #include "tenet/core/grad_mode.hpp"
 #include "tenet/autograd/node.hpp"
 #include "tenet/expr/evaluate.hpp"
-#include "tenet/expr/fast_pow.hpp"
+#include "tenet/expr/pow_rewrite.hpp"
 #include "tenet/ops/creation.hpp"
 #include "tenet/ops/reduce.hpp"
 

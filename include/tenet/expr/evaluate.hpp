@@ -28,7 +28,7 @@
 #include "tenet/expr/node.hpp"
 
 namespace tenet::inline TENET_ABI::expr {
-/// Calls f with e, or with e's pow(x, 2)s as square(x) (defined in expr/fast_pow.hpp).
+/// Calls f with e, or with e's pow(x, 2)s as square(x) (defined in expr/pow_rewrite.hpp).
 template <class N, class F>
 void with_fast_pows(const N& n, F&& f);
 }  // namespace tenet::expr

@@ -70,10 +70,13 @@ struct SmallPow : fn::ArithmeticRule {
 };
 
 /// Whether pow node N (by a number) can be rewritten as SmallPow: floating, same result type.
+/// (SmallPow's node is formed only for floating N: building a node instantiates its functor.)
 template <class N, class A2>
-inline constexpr bool small_pow_rewritable =
-    FloatingElement<typename N::value_type> &&
-    std::is_same_v<typename Unary<SmallPow<true>, A2>::value_type, typename N::value_type>;
+inline constexpr bool small_pow_rewritable = [] {
+    if constexpr (FloatingElement<typename N::value_type>)
+        return std::is_same_v<typename Unary<SmallPow<true>, A2>::value_type, typename N::value_type>;
+    else return false;
+}();
 
 /// The exponents PyTorch's kernel specialises, in the classes the loops serve: -1 if every pow
 /// by a number in n is a square (then square(x), as cheap as the hand loop's x * x), 0 if every
@@ -125,8 +128,12 @@ auto small_pows(const Unary<Op, A>& n) {
 template <class P, class Op, class A, class B>
 auto small_pows(const Binary<Op, A, B>& n) {
     auto a = small_pows<P>(n.a);
-    if constexpr (std::is_same_v<Op, fn::Pow> && B::is_scalar && small_pow_rewritable<Binary<Op, A, B>, A> &&
-                  std::is_same_v<typename Unary<P, decltype(a)>::value_type, typename Binary<Op, A, B>::value_type>) {
+    constexpr bool rewritable = [] {  // Unary<P, ...> is formed only where the pow is floating
+        if constexpr (std::is_same_v<Op, fn::Pow> && B::is_scalar && small_pow_rewritable<Binary<Op, A, B>, A>)
+            return std::is_same_v<typename Unary<P, decltype(a)>::value_type, typename Binary<Op, A, B>::value_type>;
+        else return false;
+    }();
+    if constexpr (rewritable) {
         P op;
         if constexpr (!std::is_same_v<P, fn::Square>) op.k = static_cast<int>(n.b.value);
         return Unary<P, decltype(a)>(std::move(a), op);
