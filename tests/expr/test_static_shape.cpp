@@ -38,3 +38,17 @@ TEST_CASE("static shape: dynamic extents are checked at run time") {
     auto ok = (x + z).eval();
     STATIC_REQUIRE(std::is_same_v<decltype(ok)::static_shape, Shape<4, 3>>);
 }
+
+TEST_CASE("static shape: a static 0-d tensor promotes as PyTorch's 0-d tensors do") {
+    // torch.result_type(float32[3], float64 0-d) is float32; (int32[3], float64 0-d) is float64
+    // (tests/expr/promotion_table.inc holds every pair, generated from PyTorch).
+    StaticTensor<double, Shape<>> s = full({}, 2.5, kFloat64);
+    Tensor<float> x = arange(3.0);
+    auto y = (x * s).eval();
+    STATIC_REQUIRE(std::is_same_v<decltype(y), Tensor<float>>);
+    CHECK(y.to_vector() == std::vector<float>{0, 2.5, 5});
+    Tensor<int32_t> i = arange(3, kInt32);
+    auto z = (s + i).eval();
+    STATIC_REQUIRE(std::is_same_v<decltype(z), Tensor<double>>);
+    CHECK(z.to_vector() == std::vector<double>{2.5, 3.5, 4.5});
+}

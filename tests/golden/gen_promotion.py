@@ -23,6 +23,18 @@ for a, ca in DTYPES:
     for value, cs in SCALARS:
         r = torch.result_type(torch.zeros(1, dtype=a), value)
         lines.append(f"static_assert(std::is_same_v<tenet::promote_scalar_t<{ca}, {cs}>, {CPP[r]}>);")
+# A 0-d tensor with a static shape (StaticTensor<T, Shape<>>) against a dimensioned tensor, in
+# both orders, and two 0-d tensors (PyTorch's zero-dim rule).
+for a, ca in DTYPES:
+    for b, cb in DTYPES:
+        dim, zero = f"tenet::expr::Leaf<{ca}>", f"tenet::expr::Leaf<{cb}, tenet::Shape<>>"
+        r = torch.result_type(torch.zeros(1, dtype=a), torch.zeros((), dtype=b))
+        lines.append(f"static_assert(std::is_same_v<tenet::expr::common_t<{dim}, {zero}>, {CPP[r]}>);")
+        r = torch.result_type(torch.zeros((), dtype=b), torch.zeros(1, dtype=a))
+        lines.append(f"static_assert(std::is_same_v<tenet::expr::common_t<{zero}, {dim}>, {CPP[r]}>);")
+        r = torch.result_type(torch.zeros((), dtype=a), torch.zeros((), dtype=b))
+        lines.append(f"static_assert(std::is_same_v<tenet::expr::common_t<tenet::expr::Leaf<{ca}, tenet::Shape<>>, "
+                     f"{zero}>, {CPP[r]}>);")
 out = pathlib.Path(__file__).resolve().parent.parent / "expr" / "promotion_table.inc"
 out.write_text("\n".join(lines) + "\n")
 print(f"wrote {out} ({len(lines) - 1} checks)")

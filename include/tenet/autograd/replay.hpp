@@ -111,7 +111,12 @@ E flat_copy(const E& e, const IntArray& shape) {
 }
 
 template <class N>
-[[gnu::cold]] auto replay(const N& n);  // the attribute on the first declaration (nvcc ignores it on a redeclaration)
+[[gnu::cold]] auto replay(const N& n);
+
+/// The static shape a replayed value keeps: only a static 0-d shape, which decides type
+/// promotion (expr::common_t); every other shape is dynamic, for fewer distinct node types.
+template <class N>
+using replay_shape_t = std::conditional_t<expr::static_zero_dim<N>, Shape<>, DynamicShape>;  // the attribute on the first declaration (nvcc ignores it on a redeclaration)
 
 /// Sums `full` (contiguous) over the dims that broadcasting added or stretched, back to
 /// `shape`, accumulating in double. A plain strided loop, not a reduction expression: it
@@ -257,7 +262,7 @@ template <class E>
             if (any_valid_edge(edges)) set_history(out, detail::make_pooled<GraphOpNode<V, E>>(e, std::move(edges)));
         }
     }
-    return expr::Leaf<V>(std::move(out));
+    return expr::Leaf<V, replay_shape_t<E>>(std::move(out));
 }
 
 /// n evaluated one operation at a time (see the top of this file). Parts without tensors
@@ -268,7 +273,7 @@ auto replay(const N& n) {
     if constexpr (N::num_leaves == 0) {
         return n;
     } else if constexpr (arity == 0) {
-        return expr::Leaf<typename N::value_type>(n.tensor);
+        return expr::Leaf<typename N::value_type, replay_shape_t<N>>(n.tensor);
     } else {
         using Op = typename node_traits<N>::op;
         if constexpr (arity == 1) {

@@ -100,12 +100,25 @@ struct ScalarNode : ExpressionBase<ScalarNode<S>> {
     }
 };
 
-/// The type both operands of a binary node are promoted to (before the op's own rule).
+/// Whether node N is a 0-d tensor by its static shape (a StaticTensor<T, Shape<>> or an
+/// expression over one; C++ numbers are is_scalar instead).
+template <class N>
+inline constexpr bool static_zero_dim = !N::is_scalar && std::is_same_v<typename N::static_shape, Shape<>>;
+
+/// The type both operands of a binary node are promoted to (before the op's own rule). A C++
+/// number is weak (promote_scalar_t); a 0-d tensor with a static shape meeting a tensor that is not
+/// statically 0-d promotes as PyTorch's 0-d tensors do (promote_zero_dim_t). A dynamic-shape
+/// tensor's rank is not known at compile time, so a dynamic 0-d tensor promotes as a dimensioned one.
 template <class A, class B>
 using common_t = std::conditional_t<
     A::is_scalar, promote_scalar_t<typename B::value_type, typename A::value_type>,
-    std::conditional_t<B::is_scalar, promote_scalar_t<typename A::value_type, typename B::value_type>,
-                       promote_t<typename A::value_type, typename B::value_type>>>;
+    std::conditional_t<
+        B::is_scalar, promote_scalar_t<typename A::value_type, typename B::value_type>,
+        std::conditional_t<
+            static_zero_dim<A> && !static_zero_dim<B>, promote_zero_dim_t<typename B::value_type, typename A::value_type>,
+            std::conditional_t<static_zero_dim<B> && !static_zero_dim<A>,
+                               promote_zero_dim_t<typename A::value_type, typename B::value_type>,
+                               promote_t<typename A::value_type, typename B::value_type>>>>>;
 
 /// The shape a node that broadcasts its operands (Binary, Ternary) keeps. When every shape in its
 /// tree lives outside the tree ("lasting": a number's 0-d shape, the one shape of a backward pass),

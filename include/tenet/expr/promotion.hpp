@@ -56,4 +56,10 @@ template <Element T, class S>
 using promote_scalar_t =
     std::conditional_t<(detail::category_of<default_element_t<S>> > detail::category_of<T>), default_element_t<S>, T>;
 
+/// The element type of a binary operation on a dimensioned tensor of type T and a 0-d tensor of
+/// type Z: as a number, the 0-d tensor only lifts the category, but to its own type (int32[3] +
+/// float64 0-d is float64, float32[3] + float64 0-d is float32), as PyTorch's result_type.
+template <Element T, Element Z>
+using promote_zero_dim_t = std::conditional_t<(detail::category_of<Z> > detail::category_of<T>), Z, T>;
+
 }  // namespace tenet
