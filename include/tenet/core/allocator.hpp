@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -46,6 +47,28 @@ namespace tenet::inline TENET_ABI {
 /// The life of a thread's pooled free lists: Unopened until the thread's first pooled
 /// allocation, Live while they cache blocks, Dead once its thread_locals are being destroyed.
 enum class ThreadCacheState : uint8_t { Unopened, Live, Dead };
+
+/// Frees a thread's cached blocks when the thread's thread_locals are destroyed (before the
+/// statics, on the main thread), and marks its lists Dead, so that later frees go straight back
+/// to the system. GetLists() returns the thread's lists (head[], count[] and state: trivially
+/// destructible, so they outlive this); FreeBlock(block, size_class) returns one block.
+template <auto GetLists, auto FreeBlock>
+struct ThreadCacheReaper {
+    ThreadCacheReaper() = default;
+    ThreadCacheReaper(const ThreadCacheReaper&) = delete;
+    ThreadCacheReaper& operator=(const ThreadCacheReaper&) = delete;
+    ~ThreadCacheReaper() {
+        auto& l = GetLists();
+        l.state = ThreadCacheState::Dead;
+        for (size_t c = 0; c < std::size(l.head); ++c) {
+            while (auto* b = l.head[c]) {
+                l.head[c] = b->next;
+                FreeBlock(b, c);
+            }
+            l.count[c] = 0;
+        }
+    }
+};
 
 /// Counters of the host allocator, for tests and tuning.
 struct AllocatorStats {
@@ -228,28 +251,13 @@ private:
         thread_local constinit SmallLists lists{};
         return lists;
     }
-    /// Frees the thread's cached small blocks when the thread's thread_locals are destroyed
-    /// (before the statics, on the main thread), and marks its lists Dead.
-    struct SmallReaper {
-        SmallReaper() = default;
-        SmallReaper(const SmallReaper&) = delete;
-        SmallReaper& operator=(const SmallReaper&) = delete;
-        ~SmallReaper() {
-            SmallLists& l = small_lists();
-            l.state = ThreadCacheState::Dead;
-            for (size_t c = 0; c < kSmallClasses; ++c) {
-                while (SmallBlock* b = l.head[c]) {
-                    l.head[c] = b->next;
-                    unpoison(b, (c + 1) * kAlignment);
-                    ::operator delete(b, std::align_val_t{kAlignment});
-                }
-                l.count[c] = 0;
-            }
-        }
-    };
+    static void free_small_block(SmallBlock* b, size_t size_class) {
+        unpoison(b, (size_class + 1) * kAlignment);
+        ::operator delete(b, std::align_val_t{kAlignment});
+    }
     /// Registers the thread's reaper (on its first small allocation) and makes its lists Live.
     [[gnu::noinline]] static void open_small_lists(SmallLists& l) {
-        thread_local SmallReaper reaper;
+        thread_local ThreadCacheReaper<&small_lists, &free_small_block> reaper;
         (void)reaper;
         l.state = ThreadCacheState::Live;
     }
@@ -340,23 +348,7 @@ private:
         uint32_t count[kClasses];
         ThreadCacheState state;
     };
-    /// Frees this thread's lists when its thread_locals are destroyed, and marks them Dead.
-    struct Reaper {
-        Reaper() = default;
-        Reaper(const Reaper&) = delete;
-        Reaper& operator=(const Reaper&) = delete;
-        ~Reaper() {
-            Lists& l = lists();
-            l.state = ThreadCacheState::Dead;
-            for (size_t c = 0; c < kClasses; ++c) {
-                while (Block* b = l.head[c]) {
-                    l.head[c] = b->next;
-                    ::operator delete(b);
-                }
-                l.count[c] = 0;
-            }
-        }
-    };
+    static void free_block(Block* b, size_t) { ::operator delete(b); }
     static size_t size_class(size_t bytes) { return bytes == 0 ? 0 : (bytes - 1) / kGranule; }
     static Lists& lists() {
         thread_local constinit Lists l{};
@@ -364,7 +356,7 @@ private:
     }
     /// Registers the thread's reaper (on its first pooled allocation) and makes its lists Live.
     [[gnu::noinline]] static void open(Lists& l) {
-        thread_local Reaper reaper;
+        thread_local ThreadCacheReaper<&lists, &free_block> reaper;
         (void)reaper;
         l.state = ThreadCacheState::Live;
     }
