@@ -78,7 +78,7 @@ INTERNAL = {
 }
 # Types (classes, structs, enums at namespace scope) that are helpers, not API.
 INTERNAL_TYPES = {
-    "CachingHostAllocator", "AllocatorStats", "BlockCache", "ThreadCacheState", "is_reduced_float",
+    "CachingHostAllocator", "AllocatorStats", "BlockCache", "ThreadCacheState", "ThreadCacheReaper", "is_reduced_float",
     "TensorImpl", "TensorImplPtr", "static_assignable", "static_broadcast", "static_matmul",
     "static_einsum", "fixed_string", "PhiloxState", "is_static_shape", "EllipsisIndexType",
 }
