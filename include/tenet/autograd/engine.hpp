@@ -222,6 +222,9 @@ struct BackwardOptions {
     /// to them runs.
     const std::vector<Edge>* inputs = nullptr;
     std::vector<TensorBase>* captured = nullptr;
+    /// With `inputs`: the walk stops at the inputs' nodes, never looking at what lies beyond
+    /// them (create_graph's replay of one expression, whose inputs lead into the rest of the graph).
+    bool stop_at_inputs = false;
 };
 
 /// Runs backward from `roots` seeded with `grads` (each of its root's shape).
@@ -239,6 +242,7 @@ inline void run_backward(std::span<const TensorBase> roots, std::span<const Tens
         int dependencies;
         size_t buffer;
         bool needed;
+        bool stop;  // an input's node under stop_at_inputs: its edges are not followed
     };
     // The arrays come from the object pool, sized for small graphs: on small tensors the
     // bookkeeping costs more than the arithmetic.
@@ -252,7 +256,10 @@ inline void run_backward(std::span<const TensorBase> roots, std::span<const Tens
         if (i != NodeIndex::kNone) return i;
         i = static_cast<uint32_t>(tasks.size());
         index.insert(n, i);
-        tasks.push_back({n, 0, buffers.size(), true});
+        bool stop = false;
+        if (options.stop_at_inputs)
+            for (const Edge& in : *options.inputs) stop = stop || in.fn.get() == n;
+        tasks.push_back({n, 0, buffers.size(), true, stop});
         buffers.resize(buffers.size() + n->num_outputs());
         return i;
     };
@@ -270,6 +277,7 @@ inline void run_backward(std::span<const TensorBase> roots, std::span<const Tens
         else keep_rest.push_back(start.fn);
     }
     for (size_t t = 0; t < tasks.size(); ++t) {
+        if (tasks[t].stop) continue;
         for (const Edge& e : tasks[t].fn->next_edges) {
             if (!e.valid()) continue;
             const uint32_t next = discover(e.fn.get());
@@ -296,6 +304,7 @@ inline void run_backward(std::span<const TensorBase> roots, std::span<const Tens
         });
         for (uint32_t i : order) {
             tasks[i].needed = false;
+            if (tasks[i].stop) continue;
             for (const Edge& e : tasks[i].fn->next_edges) {
                 if (!e.valid()) continue;
                 const uint32_t next = index.find(e.fn.get());
@@ -341,7 +350,7 @@ inline void run_backward(std::span<const TensorBase> roots, std::span<const Tens
                     grads = options.create_graph ? n->apply_with_graph(g) : n->apply_outputs(g);
             }
         }
-        for (size_t i = 0; i < n->next_edges.size(); ++i) {
+        for (size_t i = 0; i < (task.stop ? 0 : n->next_edges.size()); ++i) {
             const Edge& e = n->next_edges[i];
             if (!e.valid()) continue;
             const uint32_t next = index.find(e.fn.get());

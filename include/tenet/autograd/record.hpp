@@ -331,9 +331,7 @@ struct FusedNode final : Node {
         return leaf_gradients(e, expr::Leaf<T>(g), next_edges, saved.shape, std::make_index_sequence<E::num_leaves>{});
     }
     GradientList apply_with_graph(const GradientList& grads) override {
-        const E& e = saved.unpack();
-        return graph_leaf_gradients(e, expr::Leaf<T>(Tensor<T>(grads[0].impl_ptr())), next_edges,
-                                    std::make_index_sequence<E::num_leaves>{});
+        return graph_gradients(saved.unpack(), Tensor<T>(grads[0].impl_ptr()), next_edges);
     }
     void release_variables() override { saved.release(); }
 
@@ -432,7 +430,7 @@ struct ReduceNode final : Node {
     GradientList apply_with_graph(const GradientList& grads) override {
         const E& e = saved.unpack();
         const Tensor<R> seed = graph_reduction_seed(Tensor<R>(grads[0].impl_ptr()), keepdim_shape, saved.shape, scale);
-        return graph_leaf_gradients(e, expr::Leaf<R>(seed), next_edges, std::make_index_sequence<E::num_leaves>{});
+        return graph_gradients(e, seed, next_edges);
     }
     void release_variables() override { saved.release(); }
 
@@ -490,7 +488,7 @@ struct EagerSumNode final : Node {
         const E& e = saved.unpack();
         const Tensor<R> seed = graph_reduction_seed(Tensor<R>(grads[0].impl_ptr()), IntArray(saved.shape.size(), 1),
                                                     saved.shape, scale);
-        return graph_leaf_gradients(e, expr::Leaf<R>(seed), next_edges, std::make_index_sequence<E::num_leaves>{});
+        return graph_gradients(e, seed, next_edges);
     }
     void release_variables() override {
         saved.release();
