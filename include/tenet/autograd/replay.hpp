@@ -1,15 +1,15 @@
 #pragma once
 // create_graph: a backward that is itself recorded, so gradients can be differentiated again.
 //
-// A node's first-order backward evaluates its gradient expressions fused (record.hpp). Those
-// expressions use local-derivative functors (dfn::DSigmoid, ...) that have no derivative of
-// their own, and recording them fused would make every recorded expression type instantiate
-// the recording of its derivative's type, without end. So under create_graph a gradient
-// expression is REPLAYED instead: evaluated one operation at a time, each local derivative
-// first expanded into forward operations (sigmoid'(x) = sigmoid(x) * (1 - sigmoid(x))), each
-// operation recorded as a GraphOpNode over tensor leaves. The nodes that replay creates are
-// over one operation and leaves, so the set of types they need is small and closed: their
-// own backward replays again, into the same types.
+// A node's first-order backward evaluates its gradient expressions fused (record.hpp). Under
+// create_graph the expression is instead REPLAYED forward (graph_gradients): evaluated one
+// operation at a time over aliases of its leaves, each operation recorded as a GraphOpNode (one
+// operation over tensor leaves), and the engine differentiates that small graph, recording as it
+// goes. A GraphOpNode's own backward replays its operation's derivative rule, each local
+// derivative expanded into forward operations by the op's one rule (expr/unary_ops.def:
+// sigmoid'(x) = sigmoid(x) * (1 - sigmoid(x))), into GraphOpNodes again. So an expression type
+// instantiates only the walk over its own nodes; the set of one-operation node types is small,
+// closed, and shared by every expression of a translation unit.
 //
 // Sums back to an input's shape, broadcast seeds and views use recorded tensor operations
 // (sum, reshape, expand) for the same reason.
@@ -17,6 +17,7 @@
 #include "tenet/config.hpp"
 #include <array>
 #include <numbers>
+#include <span>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -111,12 +112,12 @@ E flat_copy(const E& e, const IntArray& shape) {
 }
 
 template <class N>
-[[gnu::cold]] auto replay(const N& n);
+[[gnu::cold]] auto replay(const N& n);  // the attribute on the first declaration (nvcc ignores it on a redeclaration)
 
 /// The static shape a replayed value keeps: only a static 0-d shape, which decides type
 /// promotion (expr::common_t); every other shape is dynamic, for fewer distinct node types.
 template <class N>
-using replay_shape_t = std::conditional_t<expr::static_zero_dim<N>, Shape<>, DynamicShape>;  // the attribute on the first declaration (nvcc ignores it on a redeclaration)
+using replay_shape_t = std::conditional_t<expr::static_zero_dim<N>, Shape<>, DynamicShape>;
 
 /// Sums `full` (contiguous) over the dims that broadcasting added or stretched, back to
 /// `shape`, accumulating in double. A plain strided loop, not a reduction expression: it
@@ -300,6 +301,52 @@ auto replay(const N& n) {
                                                                                      std::move(c), n.op));
         }
     }
+}
+
+/// create_graph's backward of a recorded expression e (a FusedNode, a reduction of an
+/// expression), for the upstream gradient `seed` of e's shape, whose leaves' gradients go along
+/// `edges` (a seed of another element type T than e's: the replay ends with e's conversion to T):
+/// e is replayed forward, one recorded operation at a time, over aliases of its leaves
+/// (one AliasBackward0 node per leaf that needs a gradient, pointing along its edge), and the
+/// engine differentiates that small graph from e's value back to the aliases, recording as it
+/// goes. An expression type instantiates only this walk over its own nodes; the operations'
+/// nodes (GraphOpNode: one operation over leaves), whose backward replays their derivative rules,
+/// are shared by every expression.
+template <class T, class E>
+[[gnu::cold]] GradientList graph_gradients(const E& e, const Tensor<T>& seed, const EdgeList& edges) {
+    GradientList out(E::num_leaves);
+    if (!any_valid_edge(edges)) return out;
+    std::vector<Edge> aliases(E::num_leaves);
+    TensorBase value;
+    {
+        AutoGradMode grad_mode(true);
+        E aliased = e;
+        size_t k = 0;
+        aliased.for_each_leaf([&](const auto& leaf) {
+            auto& slot = const_cast<std::remove_cvref_t<decltype(leaf)>&>(leaf);  // our own copy
+            slot = slot.detach();
+            if (edges[k].valid()) {
+                NodePtr alias = detail::make_pooled<IdentityNode>("AliasBackward0", edges[k]);
+                set_history(slot, alias);
+                aliases[k] = Edge{std::move(alias), 0};
+            }
+            ++k;
+        });
+        if constexpr (std::is_same_v<typename E::value_type, T>) value = replay(aliased).tensor;
+        else value = replay(cast<T>(aliased)).tensor;
+    }
+    if (!requires_grad(value)) return out;
+    std::vector<TensorBase> captured(E::num_leaves);
+    BackwardOptions options;
+    options.retain_graph = true;  // the replayed values' nodes: the gradients' history goes through them
+    options.create_graph = true;
+    options.inputs = &aliases;
+    options.captured = &captured;
+    options.stop_at_inputs = true;
+    const TensorBase seed_base = seed;
+    run_backward(std::span<const TensorBase>(&value, 1), std::span<const TensorBase>(&seed_base, 1), options);
+    for (size_t k = 0; k < out.size(); ++k) out[k] = std::move(captured[k]);
+    return out;
 }
 
 /// The upstream gradient of a reduction spread back over its input's shape (recorded):
