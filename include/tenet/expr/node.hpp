@@ -101,9 +101,12 @@ struct ScalarNode : ExpressionBase<ScalarNode<S>> {
 };
 
 /// Whether node N is a 0-d tensor by its static shape (a StaticTensor<T, Shape<>> or an
-/// expression over one; C++ numbers are is_scalar instead).
+/// expression over one). C++ numbers are is_scalar instead, and an expression over numbers only
+/// (autograd's upstream gradient of a whole-tensor sum, cast<R>(number): a tensor of R in
+/// PyTorch) promotes as a dimensioned tensor.
 template <class N>
-inline constexpr bool static_zero_dim = !N::is_scalar && std::is_same_v<typename N::static_shape, Shape<>>;
+inline constexpr bool static_zero_dim =
+    !N::is_scalar && N::num_leaves > 0 && std::is_same_v<typename N::static_shape, Shape<>>;
 
 /// The type both operands of a binary node are promoted to (before the op's own rule). A C++
 /// number is weak (promote_scalar_t); a 0-d tensor with a static shape meeting a tensor that is not
