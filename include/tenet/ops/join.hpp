@@ -406,9 +406,9 @@ inline constexpr bool undeduced_join = false;
         return {};                                                                                           \
     }
 #define TENET_JOIN_COMMA ,
-TENET_JOIN_EXPRESSION_FORMS(cat, TENET_JOIN_COMMA int64_t dim = 0, TENET_JOIN_COMMA dim)
-TENET_JOIN_EXPRESSION_FORMS(concat, TENET_JOIN_COMMA int64_t dim = 0, TENET_JOIN_COMMA dim)
-TENET_JOIN_EXPRESSION_FORMS(stack, TENET_JOIN_COMMA int64_t dim = 0, TENET_JOIN_COMMA dim)
+TENET_JOIN_EXPRESSION_FORMS(cat, TENET_JOIN_COMMA [[maybe_unused]] int64_t dim = 0, TENET_JOIN_COMMA dim)
+TENET_JOIN_EXPRESSION_FORMS(concat, TENET_JOIN_COMMA [[maybe_unused]] int64_t dim = 0, TENET_JOIN_COMMA dim)
+TENET_JOIN_EXPRESSION_FORMS(stack, TENET_JOIN_COMMA [[maybe_unused]] int64_t dim = 0, TENET_JOIN_COMMA dim)
 TENET_JOIN_EXPRESSION_FORMS(hstack, , )
 TENET_JOIN_EXPRESSION_FORMS(vstack, , )
 TENET_JOIN_EXPRESSION_FORMS(dstack, , )
