@@ -22,3 +22,16 @@
 namespace tenet {
 inline namespace TENET_ABI {}
 }  // namespace tenet
+
+// Forced inlining for the hot loops' building blocks (TENET_LOOP_INLINE on a function,
+// TENET_LOOP_FLATTEN on a loop that inlines everything it calls): GCC's -O2 inliner leaves them
+// out of line in a large translation unit, which keeps the loop scalar. An unoptimised build
+// (-O0: the tests, debugging) keeps them calls: inlined there, where nothing removes the values
+// that several gradients recompute, they multiply the code it compiles.
+#if defined(__OPTIMIZE__)
+#define TENET_LOOP_INLINE [[gnu::always_inline]] inline
+#define TENET_LOOP_FLATTEN [[gnu::flatten]]
+#else
+#define TENET_LOOP_INLINE inline
+#define TENET_LOOP_FLATTEN
+#endif

@@ -1,7 +1,7 @@
 #pragma once
 // Recording on the tape. A fused expression assigned to a tensor is ONE node whose
-// backward evaluates, per input that needs a gradient, the expression
-// leaf_grad<K>(e, grad) (autograd/derivatives.hpp) — itself one fused pass. A reduction
+// backward evaluates, in one pass over the elements, every input's gradient
+// grad_at<K>(e, ..., grad) (autograd/element_gradients.hpp). A reduction
 // (sum, mean) of an expression is one node too, and its seed gradient enters that
 // expression as a number, so no tensor of the expression's size is written for it.
 //
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tenet/autograd/derivatives.hpp"
+#include "tenet/autograd/element_gradients.hpp"
 #include "tenet/autograd/saved_expression.hpp"
 #include "tenet/autograd/replay.hpp"
 #include "tenet/autograd/engine.hpp"
@@ -46,6 +47,7 @@ struct SlotLeaf : ExpressionBase<SlotLeaf<T, Slot>> {
     static constexpr size_t num_leaves = 1;  // keeps leaf positions (leaf_grad<K>) as in the forward
     static constexpr bool is_scalar = false;
     static constexpr bool lasting_shape = true;  // the caller's, outliving the expressions
+    static constexpr bool holds_values = false;
 
     const IntArray* shape_;
 
@@ -97,12 +99,26 @@ struct ScratchBlock {
     T data[N];
 };
 
-/// Element j of a gradient expression, as T (always inlined: a call left in run_gradients'
-/// loop, as GCC leaves a large lambda at -O2, stops its vectorisation).
-template <class T, class GE, class Ptrs>
-[[gnu::always_inline]] inline T gradient_at(const GE& ge, const Ptrs& at, int64_t j) {
-    if constexpr (is_no_gradient<GE>) return T{};
-    else return convert<T>(ge.template at<0>(at, j));
+/// The upstream gradient at element j, as the per-element rules take it: a seed over numbers as
+/// it is, a tensor's element as a Val.
+template <class Seed, class Ptrs>
+TENET_LOOP_INLINE auto seed_at(const Seed& seed, const Ptrs& at, int64_t j) {
+    if constexpr (Seed::holds_values) return seed;
+    else return val_t<Seed>(seed.template at<0>(at, j));
+}
+template <class Seed>
+using seed_value_t = decltype(seed_at(std::declval<const Seed&>(), std::declval<const std::array<const void*, 1>&>(), 0));
+
+/// Whether leaf K of the (slotted) expression SE gets a gradient from the upstream gradient Seed.
+template <size_t K, class SE, class Seed>
+inline constexpr bool wants_gradient = gradient_reaches<K, SE, seed_value_t<Seed>>();
+
+/// Element j of leaf K's gradient, as T (always inlined: a call left in run_gradients' loop, as
+/// GCC leaves a large lambda at -O2, stops its vectorisation).
+template <class T, size_t K, class SE, class Seed, class Ptrs>
+TENET_LOOP_INLINE T gradient_at(const SE& se, const Seed& seed, const Ptrs& at, int64_t j) {
+    if constexpr (!wants_gradient<K, SE, Seed>) return T{};
+    else return convert<T>(grad_at<K, 0>(se, at, j, seed_at(seed, at, j)).template at<0>(at, j));
 }
 
 /// Stores element j of every gradient, all computed before the first store (arguments are
@@ -111,7 +127,7 @@ template <class T, class GE, class Ptrs>
 /// sigmoid(x*w + b) five times per element, 2.5x slower. Scalar arguments, not a tuple,
 /// which GCC -O2 keeps in memory (no vectorisation).
 template <class... T, size_t... K, class... V>
-[[gnu::always_inline]] inline void store_gradients(const std::tuple<T*...>& to, int64_t j, std::index_sequence<K...>,
+TENET_LOOP_INLINE void store_gradients(const std::tuple<T*...>& to, int64_t j, std::index_sequence<K...>,
                                                    V... v) {
     ((std::get<K>(to)[j] = v), ...);
 }
@@ -119,9 +135,21 @@ template <class... T, size_t... K, class... V>
 /// The elements run_gradients evaluates per block (the scratch blocks' length).
 inline constexpr int64_t kGradientBlock = 256;
 
-/// Evaluates every gradient expression of `ges` (NoGradient entries skipped) at every
-/// element, in one loop, into `outs` (a null pointer: not wanted). Unwanted gradients are
-/// still computed (most of their work is shared) and written to a small scratch block.
+/// The sum of a block of elements, as SumOp<T> accumulates it (one instantiation per element
+/// type, shared by every expression).
+template <class T>
+auto block_total(const T* v, int64_t len) {
+    return detail::reduce_block(detail::SumOp<T>{}, 0, len, [v](int64_t i) { return v[i]; }, 0, 0);
+}
+template <class T>
+double block_sum(const T* v, int64_t len) {
+    return static_cast<double>(block_total(v, len));
+}
+
+/// Evaluates the gradient of every leaf K of `se` (for the upstream gradient `seed`) at every
+/// element, in one loop, into `outs` (a null pointer: not wanted); with WithValue, the value of
+/// `se` itself too, into the last output. Unwanted gradients are still computed (most of their
+/// work is shared) and written to a small scratch block.
 /// Slot s of the table is read at ptrs[s] + i * steps[s] bytes: steps[s] is the element
 /// size, or 0 for a block of kGradientBlock copies of one value (a broadcast 0-d operand),
 /// read again for every block. Full blocks run a constant-trip loop (vectorised at -O2).
@@ -129,22 +157,26 @@ inline constexpr int64_t kGradientBlock = 256;
 /// Sigmoid out of line in a large translation unit, which leaves the loop scalar. (Flatten
 /// alone misses calls GCC has not processed yet; the nodes' at() and the unary functors are
 /// always_inline for that.)
-template <class Ptrs, class Steps, class... GE, class... T, size_t... K, class OnBlock>
-[[gnu::flatten]] void run_gradients(const std::tuple<GE...>& ges, std::tuple<T*...> outs, const Ptrs& ptrs,
+template <bool WithValue, class SE, class Seed, class Ptrs, class Steps, class... T, size_t... K, class OnBlock>
+TENET_LOOP_FLATTEN void run_gradients(const SE& se, const Seed& seed, std::tuple<T*...> outs, const Ptrs& ptrs,
                                     const Steps& steps, int64_t n, std::index_sequence<K...>, OnBlock&& on_block) {
     constexpr int64_t kBlock = kGradientBlock;
+    using Types = std::tuple<T...>;
     std::tuple<ScratchBlock<T, kBlock>...> scratch;  // not zero-filled: only ever written
     for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
         const int64_t len = std::min(kBlock, n - i0);
-        const std::tuple<T*...> o{(std::get<K>(outs) ? std::get<K>(outs) + i0 : std::get<K>(scratch).data)...};
+        const std::tuple<T*...> o = [&]<size_t... I>(std::index_sequence<I...>) {
+            return std::tuple<T*...>{(std::get<I>(outs) ? std::get<I>(outs) + i0 : std::get<I>(scratch).data)...};
+        }(std::index_sequence_for<T...>{});
         Ptrs block;
         for (size_t s = 0; s < block.size(); ++s)
             block[s] = ptrs[s] ? static_cast<const char*>(ptrs[s]) + i0 * steps[s] : nullptr;
         auto run = [&](const auto count) {
-            // Local copies: the expressions' numbers and the pointers then live in registers (a
-            // float number in `ges` could be reached by the float stores, so it would be loaded
+            // Local copies: the expression's numbers and the pointers then live in registers (a
+            // float number in `se` could be reached by the float stores, so it would be loaded
             // again per element, and the loop would not vectorise).
-            const std::tuple<GE...> local = ges;
+            const SE local = se;
+            const Seed local_seed = seed;
             const Ptrs at = block;
             const std::tuple<T*...> to = o;
             // Every output is a fresh buffer: no store can reach an operand. `omp simd`
@@ -152,7 +184,13 @@ template <class Ptrs, class Steps, class... GE, class... T, size_t... K, class O
             TENET_SIMD_LOOP
             for (int64_t j = 0; j < count; ++j) {
                 // All values, then the stores (store_gradients): the shared work is done once.
-                store_gradients(to, j, std::index_sequence<K...>{}, gradient_at<T>(std::get<K>(local), at, j)...);
+                if constexpr (WithValue)
+                    store_gradients(to, j, std::index_sequence_for<T...>{},
+                                    gradient_at<std::tuple_element_t<K, Types>, K>(local, local_seed, at, j)...,
+                                    convert<std::tuple_element_t<sizeof...(K), Types>>(local.template at<0>(at, j)));
+                else
+                    store_gradients(to, j, std::index_sequence<K...>{},
+                                    gradient_at<std::tuple_element_t<K, Types>, K>(local, local_seed, at, j)...);
             }
         };
         if (len == kBlock) run(std::integral_constant<int64_t, kBlock>{});
@@ -162,14 +200,13 @@ template <class Ptrs, class Steps, class... GE, class... T, size_t... K, class O
 }
 
 /// A new tensor of `shape` for each leaf K of E that wants a gradient (a valid edge) and can
-/// get one (ges[K] is not NoGradient): into out[K], its data pointer into dst[K].
-template <class E, class GEs, class Dst, class Out, size_t... K>
-void allocate_gradients(const GEs&, const EdgeList& edges, const IntArray& shape, Dst& dst, Out& out,
-                        std::index_sequence<K...>) {
+/// get one: into out[K], its data pointer into dst[K].
+template <class E, class SE, class Seed, class Dst, class Out, size_t... K>
+void allocate_gradients(const EdgeList& edges, const IntArray& shape, Dst& dst, Out& out, std::index_sequence<K...>) {
     auto one = [&](auto k) {
         constexpr size_t I = decltype(k)::value;
         using LT = leaf_t<I, E>;
-        if constexpr (!is_no_gradient<std::tuple_element_t<I, GEs>>) {
+        if constexpr (wants_gradient<I, SE, Seed>) {
             if (!edges[I].valid()) return;
             Tensor<LT> t(detail::make_contiguous_impl(shape, dtype_of<LT>, Device(DeviceType::CPU)));
             std::get<I>(dst) = t.data_ptr();
@@ -272,12 +309,13 @@ GradientList leaf_gradients(const E& e, const G& g_in, const EdgeList& edges, co
     std::array<bool, L> summed{};  // gradients summed in the pass (one-element leaves)
     std::array<double, L> sums{};
     expr::with_fast_pows(slotted<0>(flat, root), [&](const auto& se) {
-        const auto ges = std::make_tuple(leaf_grad<K>(se, seed)...);
+        using SE = std::remove_cvref_t<decltype(se)>;
+        using Seed = decltype(seed);
         std::tuple<leaf_t<K, E>*...> dst{};
         auto allocate = [&](auto k) {
             constexpr size_t I = decltype(k)::value;
             using LT = leaf_t<I, E>;
-            if constexpr (!is_no_gradient<std::tuple_element_t<I, std::remove_cvref_t<decltype(ges)>>>) {
+            if constexpr (wants_gradient<I, SE, Seed>) {
                 if (!edges[I].valid()) return;
                 if (single[I] && n > 1) {
                     summed[I] = true;
@@ -289,14 +327,10 @@ GradientList leaf_gradients(const E& e, const G& g_in, const EdgeList& edges, co
             }
         };
         (allocate(std::integral_constant<size_t, K>{}), ...);
-        run_gradients(ges, dst, ptrs, steps, n, leaves, [&](const auto& o, int64_t len) {
+        run_gradients<false>(se, seed, dst, ptrs, steps, n, leaves, [&](const auto& o, int64_t len) {
             auto fold = [&](auto k) {
                 constexpr size_t I = decltype(k)::value;
-                using LT = leaf_t<I, E>;
-                if (!summed[I]) return;
-                const LT* v = std::get<I>(o);
-                sums[I] += static_cast<double>(detail::reduce_block(
-                    detail::SumOp<LT>{}, 0, len, [&](int64_t i) { return v[i]; }, 0, 0));
+                if (summed[I]) sums[I] += block_sum(std::get<I>(o), len);
             };
             (fold(std::integral_constant<size_t, K>{}), ...);
         });
@@ -519,12 +553,13 @@ Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> lea
     typename detail::SumOp<V>::acc_t total = r.init();
     expr::with_fast_pows(slotted<0>(e, shape), [&](const auto& se) {
         // The gradients with a seed of 1, then the value itself.
-        const auto ges = std::make_tuple(leaf_grad<K>(se, strong_seed(expr::ScalarNode<V>(1)))..., se);
+        const auto seed = strong_seed(expr::ScalarNode<V>(1));
+        using SE = std::remove_cvref_t<decltype(se)>;
         std::tuple<leaf_t<K, E>*..., V*> dst{};
-        allocate_gradients<E>(ges, edges, shape, dst, local, leaves);
-        run_gradients(ges, dst, ptrs, steps, n, std::make_index_sequence<L + 1>{}, [&](const auto& o, int64_t len) {
+        allocate_gradients<E, SE, std::remove_cvref_t<decltype(seed)>>(edges, shape, dst, local, leaves);
+        run_gradients<true>(se, seed, dst, ptrs, steps, n, leaves, [&](const auto& o, int64_t len) {
             const V* values = std::get<L>(o);
-            total = r.combine(total, detail::reduce_block(r, 0, len, [&](int64_t i) { return values[i]; }, 0, 0));
+            total = r.combine(total, block_total(values, len));
         });
     });
     Tensor<V> result(detail::make_contiguous_impl(IntArray{}, dtype_of<V>, Device(DeviceType::CPU)));

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tenet/autograd/derivatives.hpp"
+#include "tenet/autograd/element_gradients.hpp"
 #include "tenet/autograd/engine.hpp"
 #include "tenet/autograd/node.hpp"
 #include "tenet/expr/node.hpp"
@@ -67,8 +68,7 @@ bool any_leaf_requires_grad(const E& e) {
 template <class E, size_t... K>
 EdgeList leaf_edges(const E& e, std::index_sequence<K...>) {
     // Whether a gradient can reach leaf K at all (not through a comparison, a cast to integers, ...).
-    constexpr std::array<bool, E::num_leaves> reachable{
-        !is_no_gradient<decltype(leaf_grad<K>(e, expr::ScalarNode<float>(0)))>...};
+    constexpr std::array<bool, E::num_leaves> reachable{gradient_reaches<K, E, Val<float, DynamicShape, 1>>()...};
     EdgeList edges(E::num_leaves);
     size_t k = 0;
     e.for_each_leaf([&](const TensorBase& t) {

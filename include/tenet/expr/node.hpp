@@ -46,6 +46,12 @@ struct ExpressionBase : ValueMethods<Derived>, EvaluatingMethods<Derived> {
 
 namespace expr {
 
+/// The shape of a number, and of a node that holds values only.
+inline const IntArray& scalar_shape() {
+    static const IntArray shape;
+    return shape;
+}
+
 /// A tensor in an expression; S is its static shape, or DynamicShape.
 template <Element T, class S = DynamicShape>
 struct Leaf : ExpressionBase<Leaf<T, S>> {
@@ -55,6 +61,7 @@ struct Leaf : ExpressionBase<Leaf<T, S>> {
     static constexpr bool is_scalar = false;
     /// Not lasting (see NodeShape): an in-place shape op (unsqueeze_) changes the tensor's sizes.
     static constexpr bool lasting_shape = false;
+    static constexpr bool holds_values = false;
 
     Tensor<T> tensor;
 
@@ -83,14 +90,12 @@ struct ScalarNode : ExpressionBase<ScalarNode<S>> {
     static constexpr size_t num_leaves = 0;
     static constexpr bool is_scalar = true;
     static constexpr bool lasting_shape = true;
+    static constexpr bool holds_values = true;
 
     S value;
 
     explicit ScalarNode(S v) : value(v) {}
-    const IntArray& shape() const {
-        static const IntArray scalar_shape;
-        return scalar_shape;
-    }
+    const IntArray& shape() const { return scalar_shape(); }
     std::optional<Device> device() const { return std::nullopt; }
     template <class F>
     void for_each_leaf(F&&) const {}
@@ -123,16 +128,18 @@ using common_t = std::conditional_t<
                                promote_zero_dim_t<typename A::value_type, typename B::value_type>,
                                promote_t<typename A::value_type, typename B::value_type>>>>>;
 
-/// The shape a node that broadcasts its operands (Binary, Ternary) keeps. When every shape in its
-/// tree lives outside the tree ("lasting": a number's 0-d shape, the one shape of a backward pass),
-/// the node points at the operand shape that is its own, so it is trivially copyable: the gradient
-/// expressions of a backward pass are copied level by level as they are built. Otherwise the node
-/// holds its shape (a tensor's sizes can change under a pending expression: unsqueeze_).
-template <bool Lasting>
-using node_shape_t = std::conditional_t<Lasting, const IntArray*, IntArray>;
+/// The shape a node that broadcasts its operands (Binary, Ternary) keeps. A node over values only
+/// (numbers, and the one-element values of a per-element backward, autograd/element_gradients.hpp)
+/// keeps none and checks nothing: it is a computation on numbers. When every shape in its tree
+/// lives outside the tree ("lasting": the one shape of a backward pass), the node points at the
+/// operand shape that is its own, so it is trivially copyable. Otherwise the node holds its shape
+/// (a tensor's sizes can change under a pending expression: unsqueeze_).
+struct NoShape {};
+template <bool Values, bool Lasting>
+using node_shape_t = std::conditional_t<Values, NoShape, std::conditional_t<Lasting, const IntArray*, IntArray>>;
 
 template <bool Lasting>
-node_shape_t<Lasting> broadcast_node_shape(const IntArray& a, const IntArray& b, const char* op) {
+node_shape_t<false, Lasting> broadcast_node_shape(const IntArray& a, const IntArray& b, const char* op) {
     if constexpr (!Lasting) {
         return detail::broadcast_shapes(a, b, op);
     } else {
@@ -142,10 +149,25 @@ node_shape_t<Lasting> broadcast_node_shape(const IntArray& a, const IntArray& b,
                             " broadcast to a new shape in an expression whose shapes all live outside it");
     }
 }
-template <bool Lasting>
-const IntArray& get_shape(const node_shape_t<Lasting>& s) {
-    if constexpr (Lasting) return *s;
+template <bool Values, bool Lasting>
+const IntArray& get_shape(const node_shape_t<Values, Lasting>& s) {
+    if constexpr (Values) return scalar_shape();
+    else if constexpr (Lasting) return *s;
     else return s;
+}
+/// The broadcast shape of a node's operands, as the node keeps it (node_shape_t).
+template <bool Values, bool Lasting, class A, class... N>
+node_shape_t<Values, Lasting> node_shape(const char* op, const A& a, const N&... n) {
+    if constexpr (Values) {
+        return {};
+    } else if constexpr (sizeof...(N) == 1) {
+        return broadcast_node_shape<Lasting>(a.shape(), n.shape()..., op);
+    } else {
+        return [&](const auto& b, const auto& c) {
+            return broadcast_node_shape<Lasting>(
+                get_shape<false, Lasting>(broadcast_node_shape<Lasting>(a.shape(), b.shape(), op)), c.shape(), op);
+        }(n...);
+    }
 }
 
 /// The device shared by two operands; throws device_error naming both when they differ.
@@ -169,6 +191,7 @@ struct Unary : ExpressionBase<Unary<Op, A>> {
     static constexpr size_t num_leaves = A::num_leaves;
     static constexpr bool is_scalar = false;
     static constexpr bool lasting_shape = A::lasting_shape;
+    static constexpr bool holds_values = A::holds_values;
 
     A a;
     Op op;
@@ -199,20 +222,21 @@ struct Binary : ExpressionBase<Binary<Op, A, B>> {
     static constexpr size_t num_leaves = A::num_leaves + B::num_leaves;
     static constexpr bool is_scalar = false;
     static constexpr bool lasting_shape = A::lasting_shape && B::lasting_shape;
+    static constexpr bool holds_values = A::holds_values && B::holds_values;
 
     A a;
     B b;
     Op op;
-    node_shape_t<lasting_shape> shape_;
+    [[no_unique_address]] node_shape_t<holds_values, lasting_shape> shape_;
 
     Binary(A a_, B b_, Op op_ = {})
         : a(std::move(a_)),
           b(std::move(b_)),
           op(op_),
-          shape_(broadcast_node_shape<lasting_shape>(a.shape(), b.shape(), Op::name)) {
-        common_device(a.device(), b.device(), Op::name);
+          shape_(node_shape<holds_values, lasting_shape>(Op::name, a, b)) {
+        if constexpr (!holds_values) common_device(a.device(), b.device(), Op::name);
     }
-    const IntArray& shape() const { return get_shape<lasting_shape>(shape_); }
+    const IntArray& shape() const { return get_shape<holds_values, lasting_shape>(shape_); }
     std::optional<Device> device() const { return a.device() ? a.device() : b.device(); }
     template <class F>
     void for_each_leaf(F&& f) const {
@@ -240,24 +264,24 @@ struct Ternary : ExpressionBase<Ternary<Op, A, B, C>> {
     static constexpr size_t num_leaves = A::num_leaves + B::num_leaves + C::num_leaves;
     static constexpr bool is_scalar = false;
     static constexpr bool lasting_shape = A::lasting_shape && B::lasting_shape && C::lasting_shape;
+    static constexpr bool holds_values = A::holds_values && B::holds_values && C::holds_values;
 
     A a;
     B b;
     C c;
     Op op;
-    node_shape_t<lasting_shape> shape_;
+    [[no_unique_address]] node_shape_t<holds_values, lasting_shape> shape_;
 
     Ternary(A a_, B b_, C c_, Op op_ = {})
         : a(std::move(a_)),
           b(std::move(b_)),
           c(std::move(c_)),
           op(op_),
-          shape_(broadcast_node_shape<lasting_shape>(
-              get_shape<lasting_shape>(broadcast_node_shape<lasting_shape>(a.shape(), b.shape(), Op::name)), c.shape(),
-              Op::name)) {
-        common_device(common_device(a.device(), b.device(), Op::name), c.device(), Op::name);
+          shape_(node_shape<holds_values, lasting_shape>(Op::name, a, b, c)) {
+        if constexpr (!holds_values)
+            common_device(common_device(a.device(), b.device(), Op::name), c.device(), Op::name);
     }
-    const IntArray& shape() const { return get_shape<lasting_shape>(shape_); }
+    const IntArray& shape() const { return get_shape<holds_values, lasting_shape>(shape_); }
     std::optional<Device> device() const { return a.device() ? a.device() : b.device() ? b.device() : c.device(); }
     template <class F>
     void for_each_leaf(F&& f) const {

@@ -1,0 +1,163 @@
+#pragma once
+// The fused first-order backward, one element at a time.
+//
+// grad_at<K>(e, ptrs, j, g) is element j of g * d(e)/d(leaf K): the upstream gradient g is pushed
+// from the root to leaf K through each node's rule, Derivative<Op>::d<I>(node, g)
+// (autograd/derivatives.hpp), the same rules leaf_grad builds whole expressions from. Here each
+// rule is applied to the node's VALUES at element j: the node is rebuilt over Val operands (one
+// number each, standing in for its operand with the operand's element type and promotion kind),
+// so a rule builds a tiny expression over numbers, evaluated at once. Those expressions' types
+// depend only on the op and the element types, not on the tree above or below them, so every
+// expression of a translation unit shares them; a tree costs one small function per (leaf,
+// ancestor) pair. The loop that calls grad_at (record.hpp, run_gradients) inlines all of it, and
+// the compiler computes the forward values that several leaves' gradients share once.
+
+#include "tenet/config.hpp"
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+
+#include "tenet/autograd/derivatives.hpp"
+#include "tenet/expr/node.hpp"
+
+namespace tenet::inline TENET_ABI::autograd {
+
+/// One element of a node (or of a gradient) in a per-element backward: a number of type T that
+/// promotes as the node it stands for. S is Shape<> for a node with a static 0-d shape, else
+/// DynamicShape; NL is 0 for a node over numbers only (it promotes as a dimensioned tensor, as
+/// autograd's seed of a whole-tensor reduction does), 1 otherwise (expr::common_t).
+template <class T, class S, size_t NL>
+struct Val : ExpressionBase<Val<T, S, NL>> {
+    using value_type = T;
+    using static_shape = S;
+    static constexpr size_t num_leaves = NL;
+    static constexpr bool is_scalar = false;
+    static constexpr bool lasting_shape = true;
+    static constexpr bool holds_values = true;
+
+    T value;
+
+    explicit Val(T v) : value(v) {}
+    const IntArray& shape() const { return expr::scalar_shape(); }
+    std::optional<Device> device() const { return std::nullopt; }
+    template <class F>
+    void for_each_leaf(F&&) const {}
+    template <size_t K, class Ptrs>
+    [[gnu::always_inline]] T at(const Ptrs&, int64_t) const {
+        return value;
+    }
+};
+
+/// The Val that stands for node N (a C++ number stands for itself: it stays weak).
+template <class N>
+using val_t = Val<typename N::value_type,
+                  std::conditional_t<std::is_same_v<typename N::static_shape, Shape<>>, Shape<>, DynamicShape>,
+                  (N::num_leaves > 0 ? 1 : 0)>;
+
+/// What stands for operand N in its parent's rule: a C++ number stays itself (weak), any other
+/// operand becomes a Val.
+template <class N>
+using value_of_t = std::conditional_t<N::is_scalar, N, val_t<N>>;
+
+/// Element j of n (whose first leaf reads ptrs[Base]) as the value its parent's rule sees.
+template <size_t Base, class N, class Ptrs>
+TENET_LOOP_INLINE value_of_t<N> value_of(const N& n, const Ptrs& ptrs, int64_t j) {
+    if constexpr (N::is_scalar) return n;
+    else return value_of_t<N>(n.template at<Base>(ptrs, j));
+}
+
+/// Node N rebuilt over the values of its operands (same op, same element and result types).
+template <class N, int Arity = node_traits<N>::arity>
+struct value_view;
+template <class N>
+struct value_view<N, 1> {
+    using type = expr::Unary<typename node_traits<N>::op, value_of_t<decltype(N::a)>>;
+};
+template <class N>
+struct value_view<N, 2> {
+    using type = expr::Binary<typename node_traits<N>::op, value_of_t<decltype(N::a)>, value_of_t<decltype(N::b)>>;
+};
+template <class N>
+struct value_view<N, 3> {
+    using type = expr::Ternary<typename node_traits<N>::op, value_of_t<decltype(N::a)>, value_of_t<decltype(N::b)>,
+                               value_of_t<decltype(N::c)>>;
+};
+template <class N>
+using value_view_t = typename value_view<N>::type;
+
+/// A rule's result as the gradient passed on: nothing, or its value at this element.
+template <class GE>
+TENET_LOOP_INLINE auto gradient_value(const GE& ge) {
+    if constexpr (is_no_gradient<GE>) return NoGradient{};
+    else return val_t<GE>(ge.template at<0>(nullptr, 0));
+}
+
+/// The gradient operand I of N passes on, for an upstream gradient of type G.
+template <class N, size_t I, class G>
+using operand_gradient_t = decltype(gradient_value(
+    Derivative<typename node_traits<N>::op>::template d<I>(std::declval<const value_view_t<N>&>(), std::declval<const G&>())));
+
+/// Whether a gradient of type G at n's root reaches leaf K of N (not through a comparison, a cast
+/// to integers, where's condition, ...). Types only: nothing of N's tree is instantiated.
+template <size_t K, class N, class G>
+constexpr bool gradient_reaches() {
+    constexpr int arity = node_traits<N>::arity;
+    if constexpr (is_no_gradient<G> || !FloatingElement<typename N::value_type>) {
+        return false;
+    } else if constexpr (arity <= 0) {
+        return arity == 0;
+    } else {
+        using A = decltype(N::a);
+        if constexpr (arity == 1 || K < A::num_leaves) {
+            return gradient_reaches<K, A, operand_gradient_t<N, 0, G>>();
+        } else {
+            using B = decltype(N::b);
+            if constexpr (arity == 2 || K < A::num_leaves + B::num_leaves)
+                return gradient_reaches<K - A::num_leaves, B, operand_gradient_t<N, 1, G>>();
+            else return gradient_reaches<K - A::num_leaves - B::num_leaves, decltype(N::c), operand_gradient_t<N, 2, G>>();
+        }
+    }
+}
+
+/// Element j of g * d(n)/d(leaf K of n), or NoGradient; n's first leaf reads ptrs[Base], and g
+/// is a node over values (a Val, or a seed over numbers).
+template <size_t K, size_t Base, class N, class Ptrs, class G>
+TENET_LOOP_INLINE auto grad_at(const N& n, const Ptrs& ptrs, int64_t j, const G& g) {
+    constexpr int arity = node_traits<N>::arity;
+    if constexpr (is_no_gradient<G> || !FloatingElement<typename N::value_type>) {
+        return NoGradient{};
+    } else if constexpr (arity == 0) {
+        return g;
+    } else {
+        using D = Derivative<typename node_traits<N>::op>;
+        using A = decltype(n.a);
+        if constexpr (arity == 1) {
+            const value_view_t<N> v(value_of<Base>(n.a, ptrs, j), n.op);
+            return grad_at<K, Base>(n.a, ptrs, j, gradient_value(D::template d<0>(v, g)));
+        } else {
+            using B = decltype(n.b);
+            constexpr size_t BaseB = Base + A::num_leaves;
+            if constexpr (arity == 2) {
+                const value_view_t<N> v(value_of<Base>(n.a, ptrs, j), value_of<BaseB>(n.b, ptrs, j), n.op);
+                if constexpr (K < A::num_leaves)
+                    return grad_at<K, Base>(n.a, ptrs, j, gradient_value(D::template d<0>(v, g)));
+                else
+                    return grad_at<K - A::num_leaves, BaseB>(n.b, ptrs, j, gradient_value(D::template d<1>(v, g)));
+            } else {
+                constexpr size_t BaseC = BaseB + B::num_leaves;
+                const value_view_t<N> v(value_of<Base>(n.a, ptrs, j), value_of<BaseB>(n.b, ptrs, j),
+                                        value_of<BaseC>(n.c, ptrs, j), n.op);
+                if constexpr (K < A::num_leaves)
+                    return grad_at<K, Base>(n.a, ptrs, j, gradient_value(D::template d<0>(v, g)));
+                else if constexpr (K < A::num_leaves + B::num_leaves)
+                    return grad_at<K - A::num_leaves, BaseB>(n.b, ptrs, j, gradient_value(D::template d<1>(v, g)));
+                else
+                    return grad_at<K - A::num_leaves - B::num_leaves, BaseC>(n.c, ptrs, j,
+                                                                             gradient_value(D::template d<2>(v, g)));
+            }
+        }
+    }
+}
+
+}  // namespace tenet::autograd
