@@ -23,15 +23,17 @@ namespace tenet {
 inline namespace TENET_ABI {}
 }  // namespace tenet
 
-// Forced inlining for the hot loops' building blocks (TENET_LOOP_INLINE on a function,
-// TENET_LOOP_FLATTEN on a loop that inlines everything it calls): GCC's -O2 inliner leaves them
-// out of line in a large translation unit, which keeps the loop scalar. An unoptimised build
-// (-O0: the tests, debugging) keeps them calls: inlined there, where nothing removes the values
-// that several gradients recompute, they multiply the code it compiles.
+// Forced inlining for the hot loops' building blocks (TENET_ALWAYS_INLINE on a function,
+// TENET_LOOP_INLINE on an inline free function, TENET_LOOP_FLATTEN on a loop that inlines
+// everything it calls): GCC's -O2 inliner leaves them out of line in a large translation unit,
+// which keeps the loop scalar. An unoptimised build (-O0: the tests, debugging) keeps them calls:
+// inlined there, where nothing removes the values that several gradients recompute, they only
+// multiply the code it compiles.
 #if defined(__OPTIMIZE__)
-#define TENET_LOOP_INLINE [[gnu::always_inline]] inline
+#define TENET_ALWAYS_INLINE [[gnu::always_inline]]
 #define TENET_LOOP_FLATTEN [[gnu::flatten]]
 #else
-#define TENET_LOOP_INLINE inline
+#define TENET_ALWAYS_INLINE
 #define TENET_LOOP_FLATTEN
 #endif
+#define TENET_LOOP_INLINE TENET_ALWAYS_INLINE inline

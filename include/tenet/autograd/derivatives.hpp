@@ -54,7 +54,7 @@ template <class Op>
 struct Local : fn::FloatingRule {
     static constexpr const char* name = Op::name;
     template <class T>
-    [[gnu::always_inline]] TENET_HD auto operator()(T a) const {
+    TENET_ALWAYS_INLINE TENET_HD auto operator()(T a) const {
         using M = fn::opmath_t<T>;
         return fn::LocalDerivative<Op>::template of<M>(static_cast<M>(a));
     }

@@ -44,7 +44,7 @@ struct Val : ExpressionBase<Val<T, S, NL>> {
     template <class F>
     void for_each_leaf(F&&) const {}
     template <size_t K, class Ptrs>
-    [[gnu::always_inline]] T at(const Ptrs&, int64_t) const {
+    TENET_ALWAYS_INLINE T at(const Ptrs&, int64_t) const {
         return value;
     }
 };

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -57,7 +58,7 @@ struct SlotLeaf : ExpressionBase<SlotLeaf<T, Slot>> {
     template <class F>
     void for_each_leaf(F&&) const {}
     template <size_t K, class Ptrs>
-    [[gnu::always_inline]] T at(const Ptrs& ptrs, int64_t i) const {
+    TENET_ALWAYS_INLINE T at(const Ptrs& ptrs, int64_t i) const {
         return static_cast<const T*>(ptrs[Slot])[i];
     }
 };
@@ -199,23 +200,6 @@ TENET_LOOP_FLATTEN void run_gradients(const SE& se, const Seed& seed, std::tuple
     }
 }
 
-/// A new tensor of `shape` for each leaf K of E that wants a gradient (a valid edge) and can
-/// get one: into out[K], its data pointer into dst[K].
-template <class E, class SE, class Seed, class Dst, class Out, size_t... K>
-void allocate_gradients(const EdgeList& edges, const IntArray& shape, Dst& dst, Out& out, std::index_sequence<K...>) {
-    auto one = [&](auto k) {
-        constexpr size_t I = decltype(k)::value;
-        using LT = leaf_t<I, E>;
-        if constexpr (wants_gradient<I, SE, Seed>) {
-            if (!edges[I].valid()) return;
-            Tensor<LT> t(detail::make_contiguous_impl(shape, dtype_of<LT>, Device(DeviceType::CPU)));
-            std::get<I>(dst) = t.data_ptr();
-            out[I] = t;
-        }
-    };
-    (one(std::integral_constant<size_t, K>{}), ...);
-}
-
 /// The gradients of e's leaves that have an edge, given the gradient node `g` of e's
 /// result (a Leaf over a tensor of e's shape, or a ScalarNode), each summed back to its
 /// leaf's shape. Run with grad mode off: the expressions here are not recorded (recording
@@ -259,6 +243,85 @@ auto strong_seed(const G& g) {
     }
 }
 
+// The parts of the pass that do not depend on the expression's tree, only on its number of
+// leaves L: instantiated once per L, shared by every expression of a translation unit.
+
+/// The operand table of a gradient pass: slot k is leaf k's data (steps[k]: its element size, or
+/// 0 for a block of copies of a one-element leaf), slot L the incoming gradient when it is a tensor.
+template <size_t L>
+struct GradientTable {
+    std::array<const void*, L + 1> ptrs{};
+    std::array<int64_t, L + 1> steps{};
+    std::array<bool, L> single{};  ///< a one-element leaf, read from copies[k]
+    alignas(64) std::array<std::array<std::byte, kGradientBlock * sizeof(double)>, L> copies;
+};
+
+/// Fills the table from the leaves of our own copy of the expression: a leaf that holds root's
+/// elements in order is read in place; a one-element leaf (a broadcast 0-d parameter) from a
+/// block of copies of its value; any other broadcast leaf is expanded and copied (in the copy).
+template <size_t L>
+void fill_gradient_table(GradientTable<L>& table, const std::array<const TensorBase*, L>& leaves, int64_t n,
+                         const IntArray& root) {
+    for (size_t k = 0; k < L; ++k) {
+        TensorBase& leaf = const_cast<TensorBase&>(*leaves[k]);  // our own copy's leaf
+        const int64_t size = leaf.element_size();
+        if (leaf.numel() == 1 && n != 1) {
+            std::byte* rep = table.copies[k].data();
+            for (int64_t i = 0; i < kGradientBlock; ++i) std::memcpy(rep + i * size, detail::first_byte(leaf), size);
+            table.ptrs[k] = rep;
+            table.single[k] = true;
+            continue;
+        }
+        if (leaf.numel() != n || !leaf.is_contiguous()) leaf = contiguous_expanded(leaf, root);
+        table.ptrs[k] = detail::first_byte(leaf);
+        table.steps[k] = size;
+    }
+}
+
+/// A gradient buffer of root's shape for each leaf that wants one (`wanted`: the expression can
+/// give it; a valid edge: it needs it), into out[k] and raw[k]; a one-element leaf's gradient is
+/// summed in the pass instead (summed[k]).
+template <size_t L>
+void allocate_leaf_gradients(const std::array<bool, L>& wanted, const std::array<DType, L>& types,
+                             const EdgeList& edges, const std::array<bool, L>& single, const IntArray& root,
+                             GradientList& out, std::array<void*, L>& raw, std::array<bool, L>& summed) {
+    for (size_t k = 0; k < L; ++k) {
+        if (!wanted[k] || !edges[k].valid()) continue;
+        if (single[k]) {
+            summed[k] = true;
+            continue;
+        }
+        out[k] = TensorBase(detail::make_contiguous_impl(root, types[k], Device(DeviceType::CPU)));
+        raw[k] = detail::first_byte(out[k]);
+    }
+}
+
+/// Adds a block of each summed gradient to its sum; LT... are the leaves' element types (the
+/// instantiation is shared by every expression over leaves of the same types).
+template <class... LT, size_t... K>
+void sum_gradient_blocks(const std::array<bool, sizeof...(LT)>& summed, const std::tuple<LT*...>& blocks, int64_t len,
+                         std::array<double, sizeof...(LT)>& sums, std::index_sequence<K...>) {
+    ((summed[K] ? void(sums[K] += block_sum(std::get<K>(blocks), len)) : void()), ...);
+}
+
+/// Each gradient of root's shape summed back to its leaf's shape; a summed one as a tensor of the
+/// leaf's shape (LT...: as sum_gradient_blocks).
+template <class... LT, size_t... K>
+void finish_leaf_gradients(GradientList& out, const std::array<bool, sizeof...(LT)>& summed,
+                           const std::array<double, sizeof...(LT)>& sums,
+                           const std::array<const TensorBase*, sizeof...(LT)>& leaves, std::index_sequence<K...>) {
+    auto one = [&]<class T>(size_t k, T*) {
+        if (summed[k]) {
+            Tensor<T> t(detail::make_contiguous_impl(leaves[k]->sizes(), dtype_of<T>, Device(DeviceType::CPU)));
+            *t.data_ptr() = convert<T>(sums[k]);
+            out[k] = t;
+        } else if (out[k].defined()) {
+            out[k] = sum_to(Tensor<T>(out[k].impl_ptr()), leaves[k]->sizes());
+        }
+    };
+    if constexpr (sizeof...(LT) > 0) (one(K, static_cast<LT*>(nullptr)), ...);
+}
+
 template <class E, class G, size_t... K>
 GradientList leaf_gradients(const E& e, const G& g_in, const EdgeList& edges, const IntArray& root,
                             std::index_sequence<K...> leaves) {
@@ -268,86 +331,34 @@ GradientList leaf_gradients(const E& e, const G& g_in, const EdgeList& edges, co
     if (const auto device = e.device(); device && !device->is_cpu())
         return device_leaf_gradients(e, g, edges, root, *device, leaves);
     const int64_t n = product(root);
-    // The leaves as the loop reads them: in place when they hold root's elements in order; a
-    // leaf of one element (a broadcast 0-d parameter) from a block of copies of its value; any
-    // other broadcast leaf expanded and copied. The gradient of a one-element leaf is summed
-    // block by block inside the pass: no tensor of root's size is written for it.
     E flat = e;
-    std::array<const void*, L + 1> ptrs{};
-    std::array<int64_t, L + 1> steps{};
-    std::array<bool, L + 1> single{};
-    alignas(64) std::array<std::array<std::byte, kGradientBlock * sizeof(double)>, L> copies;
-    size_t slot = 0;
-    flat.for_each_leaf([&](const auto& leaf) {
-        using LT = typename std::remove_cvref_t<decltype(leaf)>::value_type;
-        if (leaf.numel() == n && leaf.is_contiguous()) {
-            steps[slot] = sizeof(LT);
-        } else if (leaf.numel() == 1) {
-            LT* rep = reinterpret_cast<LT*>(copies[slot].data());
-            std::fill(rep, rep + kGradientBlock, *leaf.data_ptr());
-            ptrs[slot] = rep;
-            single[slot++] = true;
-            return;
-        } else {
-            auto& mutable_leaf = const_cast<std::remove_cvref_t<decltype(leaf)>&>(leaf);  // our own copy
-            mutable_leaf = leaf.expand(root).contiguous();
-            steps[slot] = sizeof(LT);
-        }
-        ptrs[slot++] = leaf.data_ptr();
-    });
-    // The pointer table: e's leaves, then the incoming gradient when it is a tensor.
+    GradientTable<L> table;
+    fill_gradient_table(table, expr::leaf_tensors(flat), n, root);
+    // The incoming gradient: a number expression as it is, a tensor from slot L of the table.
     auto seed = [&] {
         if constexpr (GS::num_leaves == 0) {
             return g;
         } else {
-            ptrs[L] = g.tensor.data_ptr();
-            steps[L] = sizeof(typename GS::value_type);
+            table.ptrs[L] = g.tensor.data_ptr();
+            table.steps[L] = sizeof(typename GS::value_type);
             return SlotLeaf<typename GS::value_type, L>(root);
         }
     }();
+    constexpr std::array<DType, L> types{dtype_of<leaf_t<K, E>>...};
     GradientList out(L);
     std::array<bool, L> summed{};  // gradients summed in the pass (one-element leaves)
     std::array<double, L> sums{};
     expr::with_fast_pows(slotted<0>(flat, root), [&](const auto& se) {
         using SE = std::remove_cvref_t<decltype(se)>;
-        using Seed = decltype(seed);
-        std::tuple<leaf_t<K, E>*...> dst{};
-        auto allocate = [&](auto k) {
-            constexpr size_t I = decltype(k)::value;
-            using LT = leaf_t<I, E>;
-            if constexpr (wants_gradient<I, SE, Seed>) {
-                if (!edges[I].valid()) return;
-                if (single[I] && n > 1) {
-                    summed[I] = true;
-                    return;
-                }
-                Tensor<LT> t(detail::make_contiguous_impl(root, dtype_of<LT>, Device(DeviceType::CPU)));
-                std::get<I>(dst) = t.data_ptr();
-                out[I] = t;
-            }
-        };
-        (allocate(std::integral_constant<size_t, K>{}), ...);
-        run_gradients<false>(se, seed, dst, ptrs, steps, n, leaves, [&](const auto& o, int64_t len) {
-            auto fold = [&](auto k) {
-                constexpr size_t I = decltype(k)::value;
-                if (summed[I]) sums[I] += block_sum(std::get<I>(o), len);
-            };
-            (fold(std::integral_constant<size_t, K>{}), ...);
-        });
+        constexpr std::array<bool, L> wanted{wants_gradient<K, SE, decltype(seed)>...};
+        std::array<void*, L> raw{};
+        allocate_leaf_gradients(wanted, types, edges, table.single, root, out, raw, summed);
+        run_gradients<false>(se, seed, std::tuple<leaf_t<K, E>*...>{static_cast<leaf_t<K, E>*>(raw[K])...}, table.ptrs,
+                             table.steps, n, leaves, [&](const auto& o, int64_t len) {
+                                 sum_gradient_blocks(summed, o, len, sums, leaves);
+                             });
     });
-    std::vector<TensorBase> leaf_handles = leaves_of(e);
-    auto reduce = [&](auto k) {
-        constexpr size_t I = decltype(k)::value;
-        using LT = leaf_t<I, E>;
-        if (summed[I]) {
-            Tensor<LT> t(detail::make_contiguous_impl(leaf_handles[I].sizes(), dtype_of<LT>, Device(DeviceType::CPU)));
-            *t.data_ptr() = convert<LT>(sums[I]);
-            out[I] = t;
-        } else if (out[I].defined()) {
-            out[I] = sum_to(Tensor<LT>(out[I].impl_ptr()), leaf_handles[I].sizes());
-        }
-    };
-    (reduce(std::integral_constant<size_t, K>{}), ...);
+    finish_leaf_gradients<leaf_t<K, E>...>(out, summed, sums, expr::leaf_tensors(e), leaves);
     return out;
 }
 
@@ -487,7 +498,7 @@ struct ReduceNode final : Node {
 /// The node: the precomputed local gradients, scaled by the seed at backward.
 template <class R, class E>
 struct EagerSumNode final : Node {
-    EagerSumNode(const E& expr, EdgeList edges, std::array<TensorBase, E::num_leaves> local, double s, const char* n)
+    EagerSumNode(const E& expr, EdgeList edges, GradientList local, double s, const char* n)
         : saved(expr, n), gradients(std::move(local)), scale(s) {
         next_edges = std::move(edges);
     }
@@ -530,7 +541,7 @@ struct EagerSumNode final : Node {
     }
 
     SavedExpression<E> saved;
-    std::array<TensorBase, E::num_leaves> gradients;  ///< de/dleaf_k, contiguous with e's shape; undefined: none wanted
+    GradientList gradients;     ///< de/dleaf_k, contiguous with e's shape; undefined: none wanted
     double scale;                       ///< 1 for sum, 1/numel for mean
 };
 
@@ -543,24 +554,27 @@ Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> lea
     EdgeList edges = leaf_edges(e, leaves);
     std::array<const void*, L + 1> ptrs{};
     std::array<int64_t, L + 1> steps{};
-    size_t slot = 0;
-    e.for_each_leaf([&](const auto& leaf) {
-        steps[slot] = sizeof(typename std::remove_cvref_t<decltype(leaf)>::value_type);
-        ptrs[slot++] = leaf.data_ptr();
-    });
-    std::array<TensorBase, L> local;
+    const auto leaf = expr::leaf_tensors(e);
+    for (size_t k = 0; k < L; ++k) {
+        ptrs[k] = detail::first_byte(*leaf[k]);
+        steps[k] = leaf[k]->element_size();
+    }
+    constexpr std::array<DType, L> types{dtype_of<leaf_t<K, E>>...};
+    GradientList local(L);
     const detail::SumOp<V> r;
     typename detail::SumOp<V>::acc_t total = r.init();
     expr::with_fast_pows(slotted<0>(e, shape), [&](const auto& se) {
         // The gradients with a seed of 1, then the value itself.
         const auto seed = strong_seed(expr::ScalarNode<V>(1));
         using SE = std::remove_cvref_t<decltype(se)>;
-        std::tuple<leaf_t<K, E>*..., V*> dst{};
-        allocate_gradients<E, SE, std::remove_cvref_t<decltype(seed)>>(edges, shape, dst, local, leaves);
-        run_gradients<true>(se, seed, dst, ptrs, steps, n, leaves, [&](const auto& o, int64_t len) {
-            const V* values = std::get<L>(o);
-            total = r.combine(total, block_total(values, len));
-        });
+        constexpr std::array<bool, L> wanted{wants_gradient<K, SE, std::remove_cvref_t<decltype(seed)>>...};
+        std::array<void*, L> raw{};
+        std::array<bool, L> none{};  // no one-element leaves: every leaf has e's shape
+        allocate_leaf_gradients(wanted, types, edges, none, shape, local, raw, none);
+        run_gradients<true>(se, seed, std::tuple<leaf_t<K, E>*..., V*>{static_cast<leaf_t<K, E>*>(raw[K])..., nullptr},
+                            ptrs, steps, n, leaves, [&](const auto& o, int64_t len) {
+                                total = r.combine(total, block_total(std::get<L>(o), len));
+                            });
     });
     Tensor<V> result(detail::make_contiguous_impl(IntArray{}, dtype_of<V>, Device(DeviceType::CPU)));
     *result.data_ptr() = mean ? detail::MeanOp<V>{}.project(total, n) : r.project(total, n);
@@ -584,11 +598,9 @@ std::optional<Tensor<R>> sum_with_gradients(const X& x, bool mean) {
     } else {
         if (!autograd::GradMode::is_enabled() || !autograd::any_leaf_requires_grad(x)) return std::nullopt;
         const IntArray& shape = x.shape();
-        bool flat = product(shape) > 0;
-        x.for_each_leaf([&](const TensorBase& t) {
-            flat = flat && t.sizes() == shape && t.is_contiguous() && t.device().is_cpu();
-        });
-        if (!flat) return std::nullopt;
+        if (product(shape) == 0) return std::nullopt;
+        for (const TensorBase* t : expr::leaf_tensors(x))
+            if (t->sizes() != shape || !t->is_contiguous() || !t->device().is_cpu()) return std::nullopt;
         return autograd::sum_and_gradients<V>(x, mean, std::make_index_sequence<X::num_leaves>{});
     }
 }

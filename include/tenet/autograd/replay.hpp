@@ -103,11 +103,9 @@ concept LocalDerivative = requires { Expansion<Op>::constant; };
 template <class E>
 E flat_copy(const E& e, const IntArray& shape) {
     E flat = e;
-    flat.for_each_leaf([&](const auto& leaf) {
-        if (leaf.sizes() == shape && leaf.is_contiguous()) return;
-        auto& mutable_leaf = const_cast<std::remove_cvref_t<decltype(leaf)>&>(leaf);  // our own copy
-        mutable_leaf = leaf.expand(shape).contiguous();
-    });
+    for (const TensorBase* leaf : expr::leaf_tensors(flat))
+        if (leaf->sizes() != shape || !leaf->is_contiguous())
+            const_cast<TensorBase&>(*leaf) = contiguous_expanded(*leaf, shape);  // our own copy's leaf
     return flat;
 }
 
@@ -251,8 +249,8 @@ template <class E>
             return flat_copy(e, shape);
         }();
         std::array<const void*, E::num_leaves> ptrs{};
-        size_t slot = 0;
-        flat.for_each_leaf([&](const auto& leaf) { ptrs[slot++] = leaf.data_ptr(); });
+        const auto leaves = expr::leaf_tensors(flat);
+        for (size_t k = 0; k < E::num_leaves; ++k) ptrs[k] = detail::first_byte(*leaves[k]);
         out = Tensor<V>(detail::make_contiguous_impl(shape, dtype_of<V>, Device(DeviceType::CPU)));
         V* o = out.data_ptr();
         for (int64_t i = 0, n = out.numel(); i < n; ++i) o[i] = flat.template at<0>(ptrs, i);
@@ -321,17 +319,16 @@ template <class T, class E>
     {
         AutoGradMode grad_mode(true);
         E aliased = e;
-        size_t k = 0;
-        aliased.for_each_leaf([&](const auto& leaf) {
-            auto& slot = const_cast<std::remove_cvref_t<decltype(leaf)>&>(leaf);  // our own copy
-            slot = slot.detach();
+        const auto leaves = expr::leaf_tensors(aliased);
+        for (size_t k = 0; k < E::num_leaves; ++k) {
+            TensorBase& slot = const_cast<TensorBase&>(*leaves[k]);  // our own copy's leaf
+            slot = TensorBase(detail::make_view(slot.impl(), slot.sizes(), slot.strides(), slot.storage_offset()));
             if (edges[k].valid()) {
                 NodePtr alias = detail::make_pooled<IdentityNode>("AliasBackward0", edges[k]);
                 set_history(slot, alias);
                 aliases[k] = Edge{std::move(alias), 0};
             }
-            ++k;
-        });
+        }
         if constexpr (std::is_same_v<typename E::value_type, T>) value = replay(aliased).tensor;
         else value = replay(cast<T>(aliased)).tensor;
     }

@@ -5,6 +5,8 @@
 
 #include "tenet/config.hpp"
 #include <array>
+#include <cstddef>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -48,20 +50,35 @@ struct leaf_types<expr::Ternary<Op, A, B, C>> {
 template <size_t K, class E>
 using leaf_t = std::tuple_element_t<K, typename leaf_types<E>::type>;
 
+/// A contiguous copy of host tensor t broadcast to `shape`, any dtype (element by element, as
+/// bytes: one function for every dtype); not recorded.
+inline TensorBase contiguous_expanded(const TensorBase& t, const IntArray& shape) {
+    TensorBase out(detail::make_contiguous_impl(shape, t.dtype(), t.device()));
+    const IntArray strides = detail::expand_geometry(t.sizes(), t.strides(), shape, "backward").second;
+    const size_t size = static_cast<size_t>(t.element_size());
+    auto* to = static_cast<std::byte*>(detail::first_byte(out));
+    const auto* from = static_cast<const std::byte*>(detail::first_byte(t));
+    detail::for_each_offset<1>(shape, {strides}, {0}, [&](const std::array<int64_t, 1>& o) {
+        std::memcpy(to, from + o[0] * static_cast<int64_t>(size), size);
+        to += size;
+    });
+    return out;
+}
+
 /// The leaves of e, in order, as handles.
 template <class E>
 std::vector<TensorBase> leaves_of(const E& e) {
     std::vector<TensorBase> out;
     out.reserve(E::num_leaves);
-    e.for_each_leaf([&](const TensorBase& t) { out.push_back(t); });
+    for (const TensorBase* t : expr::leaf_tensors(e)) out.push_back(*t);
     return out;
 }
 
 template <class E>
 bool any_leaf_requires_grad(const E& e) {
-    bool any = false;
-    e.for_each_leaf([&](const TensorBase& t) { any = any || requires_grad(t); });
-    return any;
+    for (const TensorBase* t : expr::leaf_tensors(e))
+        if (requires_grad(*t)) return true;
+    return false;
 }
 
 /// One edge per leaf: to where the leaf's gradient goes, if it needs one and can get one.
@@ -70,11 +87,9 @@ EdgeList leaf_edges(const E& e, std::index_sequence<K...>) {
     // Whether a gradient can reach leaf K at all (not through a comparison, a cast to integers, ...).
     constexpr std::array<bool, E::num_leaves> reachable{gradient_reaches<K, E, Val<float, DynamicShape, 1>>()...};
     EdgeList edges(E::num_leaves);
-    size_t k = 0;
-    e.for_each_leaf([&](const TensorBase& t) {
-        if (reachable[k]) edges[k] = gradient_edge(t);
-        ++k;
-    });
+    const auto leaves = expr::leaf_tensors(e);
+    for (size_t k = 0; k < E::num_leaves; ++k)
+        if (reachable[k]) edges[k] = gradient_edge(*leaves[k]);
     return edges;
 }
 
@@ -123,17 +138,14 @@ template <class E>
 struct SavedExpression {
     /// `n`: the node's name, a string that outlives the node (a literal, or backward_name<E>()).
     SavedExpression(const E& expr, const char* n) : e(expr), shape(expr.shape()), name(n) {
-        size_t k = 0;
-        e->for_each_leaf([&](const TensorBase& t) { versions[k++] = VersionMark::of(t); });
+        const auto leaves = expr::leaf_tensors(*e);
+        for (size_t k = 0; k < E::num_leaves; ++k) versions[k] = VersionMark::of(*leaves[k]);
     }
     /// The expression, after checking that no saved tensor was freed or modified in place.
     const E& unpack() const {
         if (!e) throw_released(name);
-        size_t k = 0;
-        e->for_each_leaf([&](const TensorBase& t) {
-            check_version(t, versions[k], name, k);
-            ++k;
-        });
+        const auto leaves = expr::leaf_tensors(*e);
+        for (size_t k = 0; k < E::num_leaves; ++k) check_version(*leaves[k], versions[k], name, k);
         return *e;
     }
     void release() { e.reset(); }

@@ -120,12 +120,12 @@ LoopGeometry<E::num_leaves + 1> expression_geometry(const Tensor<T>& dst, const 
     g.base[0] = reinterpret_cast<unsigned char*>(dst.data_ptr());
     g.itemsize[0] = sizeof(T);
     size_t k = 1;
-    e.for_each_leaf([&](const TensorBase& leaf) {
-        g.strides[k] = expand_geometry(leaf.sizes(), leaf.strides(), dst.sizes(), "evaluate").second;
-        g.base[k] = static_cast<unsigned char*>(leaf.impl().storage->data()) + leaf.storage_offset() * leaf.element_size();
-        g.itemsize[k] = leaf.element_size();
+    for (const TensorBase* leaf : expr::leaf_tensors(e)) {
+        g.strides[k] = expand_geometry(leaf->sizes(), leaf->strides(), dst.sizes(), "evaluate").second;
+        g.base[k] = static_cast<unsigned char*>(first_byte(*leaf));
+        g.itemsize[k] = leaf->element_size();
         ++k;
-    });
+    }
     g.finish();
     return g;
 }
@@ -159,7 +159,7 @@ void point_leaves_at_chunk(const LoopGeometry<N>& g, const std::array<int64_t, N
 /// so everything the expression calls is inlined into the loop: GCC's -O2 inliner otherwise
 /// leaves functors such as Sigmoid out of line in a large translation unit, and the loop scalar.
 template <int64_t Fixed = 0, class T, class E, class Ptrs>
-[[gnu::flatten]] void evaluate_span(T* o, const E& e, const Ptrs& ptrs, int64_t n) {
+TENET_LOOP_FLATTEN void evaluate_span(T* o, const E& e, const Ptrs& ptrs, int64_t n) {
     const int64_t count = Fixed > 0 ? Fixed : n;
     TENET_SIMD_LOOP
     for (int64_t i = 0; i < count; ++i) o[i] = convert<T>(e.template at<0>(ptrs, i));
@@ -257,14 +257,14 @@ FlatOperands<E::num_leaves> flat_operands(const Tensor<T>& dst, const E& e) {
     const TensorImpl& d = dst.impl();
     f.flat = d.contiguous();
     size_t k = 0;
-    e.for_each_leaf([&](const auto& leaf) {
-        using V = typename std::remove_cvref_t<decltype(leaf)>::value_type;
-        const TensorImpl& l = leaf.impl();
+    for (const TensorBase* leaf : expr::leaf_tensors(e)) {
+        const TensorImpl& l = leaf->impl();
         f.flat = f.flat && l.contiguous() && l.sizes() == d.sizes();
         f.on_host = f.on_host && l.storage->device().is_cpu();
-        f.ptrs[k++] = static_cast<const V*>(l.storage->data()) + l.offset;
-        if (l.storage == d.storage && may_overlap(d, l)) f.overlaps |= sizeof(V) != sizeof(T) || l.offset != d.offset;
-    });
+        f.ptrs[k++] = first_byte(*leaf);
+        if (l.storage == d.storage && may_overlap(d, l))
+            f.overlaps |= leaf->element_size() != static_cast<int64_t>(sizeof(T)) || l.offset != d.offset;
+    }
     return f;
 }
 
@@ -366,15 +366,14 @@ void run_expression(const Tensor<T>& dst, const E& e) {
 /// read: a leaf shares memory with dst but not element-for-element.
 template <class T, class E>
 bool needs_temporary(const Tensor<T>& dst, const E& e) {
-    bool needed = false;
-    e.for_each_leaf([&](const TensorBase& leaf) {
-        if (needed || leaf.impl().storage != dst.impl().storage || !may_overlap(dst.impl(), leaf.impl())) return;
+    for (const TensorBase* leaf : expr::leaf_tensors(e)) {
+        if (leaf->impl().storage != dst.impl().storage || !may_overlap(dst.impl(), leaf->impl())) continue;
         const bool same_elements =
-            leaf.element_size() == static_cast<int64_t>(sizeof(T)) && leaf.storage_offset() == dst.storage_offset() &&
-            expand_geometry(leaf.sizes(), leaf.strides(), dst.sizes(), "evaluate").second == dst.strides();
-        needed = !same_elements;
-    });
-    return needed;
+            leaf->element_size() == static_cast<int64_t>(sizeof(T)) && leaf->storage_offset() == dst.storage_offset() &&
+            expand_geometry(leaf->sizes(), leaf->strides(), dst.sizes(), "evaluate").second == dst.strides();
+        if (!same_elements) return true;
+    }
+    return false;
 }
 
 /// Runs `e` over dst's shape on dst's device: the host loops, or one device kernel.

@@ -75,7 +75,7 @@ TENET_HD M erfinv(M y) {
 /// e^x: the vectorisable simd_exp in float (and for Half/BFloat16, which compute in float),
 /// std::exp in double. Always inlined, as simd_exp is.
 template <class M>
-[[gnu::always_inline]] inline TENET_HD M exp(M x) {
+TENET_ALWAYS_INLINE inline TENET_HD M exp(M x) {
 #if defined(__CUDA_ARCH__)
     return std::exp(x);  // the GPU's own expf/exp
 #else
@@ -87,7 +87,7 @@ template <class M>
 /// 1 / (1 + e^-x), shared by sigmoid, silu and their derivatives (in one fused backward
 /// loop the compiler then computes it once).
 template <class M>
-[[gnu::always_inline]] inline TENET_HD M sigmoid(M x) {
+TENET_ALWAYS_INLINE inline TENET_HD M sigmoid(M x) {
     return M(1) / (M(1) + exp(-x));
 }
 
@@ -342,7 +342,7 @@ struct BitwiseNot : ArithmeticRule {
     struct Functor : FloatingRule {                                   \
         static constexpr const char* name = #NAME;                    \
         template <class T>                                            \
-        [[gnu::always_inline]] TENET_HD auto operator()(T a) const {  \
+        TENET_ALWAYS_INLINE TENET_HD auto operator()(T a) const {  \
             using M = opmath_t<T>;                                    \
             const M x = static_cast<M>(a);                            \
             return FORWARD;                                           \
@@ -356,7 +356,7 @@ namespace rule {
 #define TENET_UNARY_OP(NAME, Functor, DERIVATIVE)                          \
     template <class M>                                                     \
         requires std::is_floating_point_v<M>                               \
-    [[gnu::always_inline]] inline TENET_HD M NAME(M x) {                   \
+    TENET_ALWAYS_INLINE inline TENET_HD M NAME(M x) {                   \
         return static_cast<M>(Functor{}(x));                               \
     }
 #include "tenet/expr/unary_ops.def"
@@ -382,7 +382,7 @@ struct LocalDerivative {
     struct LocalDerivative<Functor> {                                      \
         static constexpr bool in_table = true;                             \
         template <class M, class X>                                        \
-        [[gnu::always_inline]] static TENET_HD auto of(const X& x) {       \
+        TENET_ALWAYS_INLINE static TENET_HD auto of(const X& x) {       \
             using namespace rule;                                          \
             (void)x;                                                       \
             return DERIVATIVE;                                             \

@@ -77,7 +77,7 @@ struct Leaf : ExpressionBase<Leaf<T, S>> {
     // callee it has not yet processed ("SSA form does not match"), and in a large translation
     // unit its inliner then leaves at() out of line (W8: 70 ms for 1.3 ms, the loop scalar).
     template <size_t K, class Ptrs>
-    [[gnu::always_inline]] T at(const Ptrs& ptrs, int64_t i) const {
+    TENET_ALWAYS_INLINE T at(const Ptrs& ptrs, int64_t i) const {
         return static_cast<const T*>(ptrs[K])[i];
     }
 };
@@ -100,7 +100,7 @@ struct ScalarNode : ExpressionBase<ScalarNode<S>> {
     template <class F>
     void for_each_leaf(F&&) const {}
     template <size_t K, class Ptrs>
-    [[gnu::always_inline]] S at(const Ptrs&, int64_t) const {
+    TENET_ALWAYS_INLINE S at(const Ptrs&, int64_t) const {
         return value;
     }
 };
@@ -204,7 +204,7 @@ struct Unary : ExpressionBase<Unary<Op, A>> {
         a.for_each_leaf(f);
     }
     template <size_t K, class Ptrs>
-    [[gnu::always_inline]] value_type at(const Ptrs& ptrs, int64_t i) const {
+    TENET_ALWAYS_INLINE value_type at(const Ptrs& ptrs, int64_t i) const {
         return convert<value_type>(op(convert<compute_type>(a.template at<K>(ptrs, i))));
     }
 };
@@ -244,7 +244,7 @@ struct Binary : ExpressionBase<Binary<Op, A, B>> {
         b.for_each_leaf(f);
     }
     template <size_t K, class Ptrs>
-    [[gnu::always_inline]] value_type at(const Ptrs& ptrs, int64_t i) const {
+    TENET_ALWAYS_INLINE value_type at(const Ptrs& ptrs, int64_t i) const {
         return convert<value_type>(op(convert<compute_type>(a.template at<K>(ptrs, i)),
                                       convert<compute_type>(b.template at<K + A::num_leaves>(ptrs, i))));
     }
@@ -290,7 +290,7 @@ struct Ternary : ExpressionBase<Ternary<Op, A, B, C>> {
         c.for_each_leaf(f);
     }
     template <size_t K, class Ptrs>
-    [[gnu::always_inline]] value_type at(const Ptrs& ptrs, int64_t i) const {
+    TENET_ALWAYS_INLINE value_type at(const Ptrs& ptrs, int64_t i) const {
         return convert<value_type>(op.template apply<common_type>(
             a.template at<K>(ptrs, i), b.template at<K + A::num_leaves>(ptrs, i),
             c.template at<K + A::num_leaves + B::num_leaves>(ptrs, i)));
@@ -317,6 +317,23 @@ template <Scalar S>
 struct node_of<S> {
     using type = ScalarNode<S>;
 };
+
+/// Collects pointers to an expression's leaf tensors (leaf_tensors).
+struct CollectLeaves {
+    const TensorBase** next;
+    void operator()(const TensorBase& t) { *next++ = &t; }
+};
+/// The leaves of e, in order (leaf K at [K]). One walk per node type, shared by every caller
+/// (a visitor lambda per call site would instantiate the walk again for each).
+template <class E>
+std::array<const TensorBase*, E::num_leaves> leaf_tensors(const E& e) {
+    std::array<const TensorBase*, E::num_leaves> out{};
+    if constexpr (E::num_leaves > 0) {
+        CollectLeaves collect{out.data()};
+        e.for_each_leaf(collect);
+    }
+    return out;
+}
 
 /// The node an operand becomes: a tensor -> Leaf, a number -> ScalarNode, a node -> itself.
 template <class X>

@@ -19,13 +19,13 @@ namespace tenet::inline TENET_ABI::detail {
 
 /// c ? a : b as bit operations. A float ?: is a branch to GCC unless -fno-trapping-math
 /// (the compare might trap), and a branch stops vectorisation; masks do not.
-[[gnu::always_inline]] inline TENET_HD float select(bool c, float a, float b) {
+TENET_ALWAYS_INLINE inline TENET_HD float select(bool c, float a, float b) {
     const uint32_t mask = 0u - static_cast<uint32_t>(c);
     return std::bit_cast<float>((std::bit_cast<uint32_t>(a) & mask) | (std::bit_cast<uint32_t>(b) & ~mask));
 }
 
 // Always inlined: a loop body that calls it out of line cannot be vectorised.
-[[gnu::always_inline]] inline TENET_HD float simd_exp(float x) {
+TENET_ALWAYS_INLINE inline TENET_HD float simd_exp(float x) {
     // Beyond these, e^x is inf or rounds to 0; clamping keeps n in int range. NaN passes
     // the clamps unchanged (comparisons with NaN are false) and is restored at the end.
     const float xc = select(x > 89.0f, 89.0f, select(x < -104.0f, -104.0f, x));

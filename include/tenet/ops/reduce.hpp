@@ -387,13 +387,13 @@ std::unique_ptr<typename R::acc_t[]> reduce_accumulate_loops(const E& e, const R
     g.base[0] = reinterpret_cast<unsigned char*>(acc.get());
     g.itemsize[0] = sizeof(A);
     size_t k = 1;
-    e.for_each_leaf([&](const TensorBase& leaf) {
-        check_host_access(leaf, op);
-        g.strides[k] = expand_geometry(leaf.sizes(), leaf.strides(), p.shape, op).second;
-        g.base[k] = static_cast<unsigned char*>(leaf.impl().storage->data()) + leaf.storage_offset() * leaf.element_size();
-        g.itemsize[k] = leaf.element_size();
+    for (const TensorBase* leaf : expr::leaf_tensors(e)) {
+        check_host_access(*leaf, op);
+        g.strides[k] = expand_geometry(leaf->sizes(), leaf->strides(), p.shape, op).second;
+        g.base[k] = static_cast<unsigned char*>(first_byte(*leaf));
+        g.itemsize[k] = leaf->element_size();
         ++k;
-    });
+    }
     g.strides[N - 1] = std::move(idx_strides);
     g.base[N - 1] = nullptr;  // virtual: its "byte offset" is the index itself
     g.itemsize[N - 1] = 1;
