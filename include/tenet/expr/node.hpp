@@ -155,19 +155,11 @@ const IntArray& get_shape(const node_shape_t<Values, Lasting>& s) {
     else if constexpr (Lasting) return *s;
     else return s;
 }
-/// The broadcast shape of a node's operands, as the node keeps it (node_shape_t).
-template <bool Values, bool Lasting, class A, class... N>
-node_shape_t<Values, Lasting> node_shape(const char* op, const A& a, const N&... n) {
-    if constexpr (Values) {
-        return {};
-    } else if constexpr (sizeof...(N) == 1) {
-        return broadcast_node_shape<Lasting>(a.shape(), n.shape()..., op);
-    } else {
-        return [&](const auto& b, const auto& c) {
-            return broadcast_node_shape<Lasting>(
-                get_shape<false, Lasting>(broadcast_node_shape<Lasting>(a.shape(), b.shape(), op)), c.shape(), op);
-        }(n...);
-    }
+/// The broadcast shape of three operands, as a node keeps it.
+template <bool Lasting>
+node_shape_t<false, Lasting> broadcast_node_shape(const IntArray& a, const IntArray& b, const IntArray& c,
+                                                  const char* op) {
+    return broadcast_node_shape<Lasting>(get_shape<false, Lasting>(broadcast_node_shape<Lasting>(a, b, op)), c, op);
 }
 
 /// The device shared by two operands; throws device_error naming both when they differ.
@@ -227,14 +219,16 @@ struct Binary : ExpressionBase<Binary<Op, A, B>> {
     A a;
     B b;
     Op op;
-    [[no_unique_address]] node_shape_t<holds_values, lasting_shape> shape_;
+    [[no_unique_address]] node_shape_t<holds_values, lasting_shape> shape_{};
 
     Binary(A a_, B b_, Op op_ = {})
         : a(std::move(a_)),
           b(std::move(b_)),
-          op(op_),
-          shape_(node_shape<holds_values, lasting_shape>(Op::name, a, b)) {
-        if constexpr (!holds_values) common_device(a.device(), b.device(), Op::name);
+          op(op_) {
+        if constexpr (!holds_values) {  // (a node over values is a computation on numbers)
+            shape_ = broadcast_node_shape<lasting_shape>(a.shape(), b.shape(), Op::name);
+            common_device(a.device(), b.device(), Op::name);
+        }
     }
     const IntArray& shape() const { return get_shape<holds_values, lasting_shape>(shape_); }
     std::optional<Device> device() const { return a.device() ? a.device() : b.device(); }
@@ -270,16 +264,17 @@ struct Ternary : ExpressionBase<Ternary<Op, A, B, C>> {
     B b;
     C c;
     Op op;
-    [[no_unique_address]] node_shape_t<holds_values, lasting_shape> shape_;
+    [[no_unique_address]] node_shape_t<holds_values, lasting_shape> shape_{};
 
     Ternary(A a_, B b_, C c_, Op op_ = {})
         : a(std::move(a_)),
           b(std::move(b_)),
           c(std::move(c_)),
-          op(op_),
-          shape_(node_shape<holds_values, lasting_shape>(Op::name, a, b, c)) {
-        if constexpr (!holds_values)
+          op(op_) {
+        if constexpr (!holds_values) {
+            shape_ = broadcast_node_shape<lasting_shape>(a.shape(), b.shape(), c.shape(), Op::name);
             common_device(common_device(a.device(), b.device(), Op::name), c.device(), Op::name);
+        }
     }
     const IntArray& shape() const { return get_shape<holds_values, lasting_shape>(shape_); }
     std::optional<Device> device() const { return a.device() ? a.device() : b.device() ? b.device() : c.device(); }
