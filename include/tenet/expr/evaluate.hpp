@@ -112,15 +112,15 @@ struct LoopGeometry {
 };
 
 /// Lays dst and the leaves of `e` over dst's shape.
-template <class T, class E>
-LoopGeometry<E::num_leaves + 1> expression_geometry(const Tensor<T>& dst, const E& e) {
-    LoopGeometry<E::num_leaves + 1> g;
+template <class T, size_t L>
+LoopGeometry<L + 1> expression_geometry(const Tensor<T>& dst, const std::array<const TensorBase*, L>& leaves) {
+    LoopGeometry<L + 1> g;
     g.sizes = dst.sizes();
     g.strides[0] = dst.strides();
     g.base[0] = reinterpret_cast<unsigned char*>(dst.data_ptr());
     g.itemsize[0] = sizeof(T);
     size_t k = 1;
-    for (const TensorBase* leaf : expr::leaf_tensors(e)) {
+    for (const TensorBase* leaf : leaves) {
         g.strides[k] = expand_geometry(leaf->sizes(), leaf->strides(), dst.sizes(), "evaluate").second;
         g.base[k] = static_cast<unsigned char*>(first_byte(*leaf));
         g.itemsize[k] = leaf->element_size();
@@ -251,13 +251,13 @@ struct FlatOperands {
     bool on_host = true;  ///< every leaf in host memory
 };
 
-template <class T, class E>
-FlatOperands<E::num_leaves> flat_operands(const Tensor<T>& dst, const E& e) {
-    FlatOperands<E::num_leaves> f;
+template <class T, size_t L>
+FlatOperands<L> flat_operands(const Tensor<T>& dst, const std::array<const TensorBase*, L>& leaves) {
+    FlatOperands<L> f;
     const TensorImpl& d = dst.impl();
     f.flat = d.contiguous();
     size_t k = 0;
-    for (const TensorBase* leaf : expr::leaf_tensors(e)) {
+    for (const TensorBase* leaf : leaves) {
         const TensorImpl& l = leaf->impl();
         f.flat = f.flat && l.contiguous() && l.sizes() == d.sizes();
         f.on_host = f.on_host && l.storage->device().is_cpu();
@@ -281,9 +281,9 @@ void run_expression_loops(const Tensor<T>& dst, const E& e) {
     if (numel == 0) return;
     if (numel < kParallelThreshold) {
         // The common small case: no geometry to build, one flat vectorisable loop.
-        if (const auto f = flat_operands(dst, e); f.flat) return run_flat(dst.data_ptr(), e, f, numel);
+        if (const auto f = flat_operands(dst, expr::leaf_tensors(e)); f.flat) return run_flat(dst.data_ptr(), e, f, numel);
     }
-    const LoopGeometry<N> g = expression_geometry(dst, e);
+    const LoopGeometry<N> g = expression_geometry(dst, expr::leaf_tensors(e));
     const int64_t inner = g.inner(), rows = g.rows();
     const size_t nd = g.sizes.size();
 
@@ -364,9 +364,9 @@ void run_expression(const Tensor<T>& dst, const E& e) {
 
 /// Whether writing dst element-by-element could change a value the expression has yet to
 /// read: a leaf shares memory with dst but not element-for-element.
-template <class T, class E>
-bool needs_temporary(const Tensor<T>& dst, const E& e) {
-    for (const TensorBase* leaf : expr::leaf_tensors(e)) {
+template <class T, size_t L>
+bool needs_temporary(const Tensor<T>& dst, const std::array<const TensorBase*, L>& leaves) {
+    for (const TensorBase* leaf : leaves) {
         if (leaf->impl().storage != dst.impl().storage || !may_overlap(dst.impl(), leaf->impl())) continue;
         const bool same_elements =
             leaf->element_size() == static_cast<int64_t>(sizeof(T)) && leaf->storage_offset() == dst.storage_offset() &&
@@ -399,7 +399,7 @@ void run_assign(Tensor<T>& dst, const E& e, AssignMode mode) {
         // dst's shape; all on the host, e's device is the host. A contiguous dst cannot overlap itself.
         if (mode != AssignMode::Fresh && dst.defined() && dst.is_cpu()) {
             if (const int64_t numel = dst.numel(); numel < kParallelThreshold) {
-                const auto f = flat_operands(dst, e);
+                const auto f = flat_operands(dst, expr::leaf_tensors(e));
                 if (f.flat && f.on_host && (mode == AssignMode::IntoNoAlias || !f.overlaps)) {
                     run_flat(dst.data_ptr(), e, f, numel);
                     dst.impl().storage->bump_version();
@@ -421,7 +421,7 @@ void run_assign(Tensor<T>& dst, const E& e, AssignMode mode) {
     if (dst.sizes() != shape)
         expand_geometry(shape, IntArray(shape.size(), 0), dst.sizes(), "assign");  // e must broadcast to dst
     check_no_internal_overlap(dst.impl(), "assign");
-    if (mode != AssignMode::IntoNoAlias && needs_temporary(dst, e)) {
+    if (mode != AssignMode::IntoNoAlias && needs_temporary(dst, expr::leaf_tensors(e))) {
         Tensor<T> tmp(make_contiguous_impl(shape, dtype_of<T>, dst.device()));
         run_on_device_of(tmp, e);
         dst.copy_data_(tmp);
