@@ -219,16 +219,16 @@ struct Binary : ExpressionBase<Binary<Op, A, B>> {
     A a;
     B b;
     Op op;
-    [[no_unique_address]] node_shape_t<holds_values, lasting_shape> shape_{};
+    [[no_unique_address]] node_shape_t<holds_values, lasting_shape> shape_;
 
     Binary(A a_, B b_, Op op_ = {})
-        : a(std::move(a_)),
-          b(std::move(b_)),
-          op(op_) {
-        if constexpr (!holds_values) {  // (a node over values is a computation on numbers)
-            shape_ = broadcast_node_shape<lasting_shape>(a.shape(), b.shape(), Op::name);
-            common_device(a.device(), b.device(), Op::name);
-        }
+        : a(std::move(a_)), b(std::move(b_)), op(op_), shape_(operand_shape(a, b)) {
+        if constexpr (!holds_values) common_device(a.device(), b.device(), Op::name);
+    }
+    /// The broadcast shape, initialised in place (a node over values, a computation on numbers, has none).
+    static node_shape_t<holds_values, lasting_shape> operand_shape(const A& a, const B& b) {
+        if constexpr (holds_values) return {};
+        else return broadcast_node_shape<lasting_shape>(a.shape(), b.shape(), Op::name);
     }
     const IntArray& shape() const { return get_shape<holds_values, lasting_shape>(shape_); }
     std::optional<Device> device() const { return a.device() ? a.device() : b.device(); }
@@ -264,17 +264,17 @@ struct Ternary : ExpressionBase<Ternary<Op, A, B, C>> {
     B b;
     C c;
     Op op;
-    [[no_unique_address]] node_shape_t<holds_values, lasting_shape> shape_{};
+    [[no_unique_address]] node_shape_t<holds_values, lasting_shape> shape_;
 
     Ternary(A a_, B b_, C c_, Op op_ = {})
-        : a(std::move(a_)),
-          b(std::move(b_)),
-          c(std::move(c_)),
-          op(op_) {
-        if constexpr (!holds_values) {
-            shape_ = broadcast_node_shape<lasting_shape>(a.shape(), b.shape(), c.shape(), Op::name);
+        : a(std::move(a_)), b(std::move(b_)), c(std::move(c_)), op(op_), shape_(operand_shape(a, b, c)) {
+        if constexpr (!holds_values)
             common_device(common_device(a.device(), b.device(), Op::name), c.device(), Op::name);
-        }
+    }
+    /// As Binary::operand_shape.
+    static node_shape_t<holds_values, lasting_shape> operand_shape(const A& a, const B& b, const C& c) {
+        if constexpr (holds_values) return {};
+        else return broadcast_node_shape<lasting_shape>(a.shape(), b.shape(), c.shape(), Op::name);
     }
     const IntArray& shape() const { return get_shape<holds_values, lasting_shape>(shape_); }
     std::optional<Device> device() const { return a.device() ? a.device() : b.device() ? b.device() : c.device(); }
