@@ -108,6 +108,7 @@ SECTION_TITLES = OrderedDict([
     ("core/device_backend.hpp", "Devices"),
     ("core/grad_mode.hpp", "Grad mode"),
     ("core/parallel.hpp", "Threads"),
+    ("core/simd_dispatch.hpp", "CPU vector instructions"),
     ("core/allocator.hpp", "Memory"),
     ("core/streaming_stores.hpp", "Streaming stores"),
     ("core/dtype.hpp", "Element types"),

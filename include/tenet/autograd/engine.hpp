@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tenet/core/grad_mode.hpp"
+#include "tenet/core/simd_dispatch.hpp"
 #include "tenet/autograd/node.hpp"
 #include "tenet/core/device_copy.hpp"
 #include "tenet/core/tensor.hpp"
@@ -52,8 +53,10 @@ inline void add_into(const TensorBase& out, const TensorBase& g) {
         const T* from = static_cast<const T*>(detail::first_byte(g));
         const int64_t n = out.numel();
         // Element i reads and writes only element i (even if g is out): vectorised at -O2.
-        TENET_SIMD_LOOP
-        for (int64_t i = 0; i < n; ++i) o[i] = convert<T>(static_cast<M>(o[i]) + static_cast<M>(from[i]));
+        detail::run_vectorised([&] {
+            TENET_SIMD_LOOP
+            for (int64_t i = 0; i < n; ++i) o[i] = convert<T>(static_cast<M>(o[i]) + static_cast<M>(from[i]));
+        });
     });
 }
 

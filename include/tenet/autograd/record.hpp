@@ -24,6 +24,7 @@
 #include "tenet/autograd/saved_expression.hpp"
 #include "tenet/autograd/replay.hpp"
 #include "tenet/autograd/engine.hpp"
+#include "tenet/core/simd_dispatch.hpp"
 #include "tenet/core/grad_mode.hpp"
 #include "tenet/autograd/node.hpp"
 #include "tenet/expr/evaluate.hpp"
@@ -136,17 +137,6 @@ TENET_LOOP_INLINE void store_gradients(const std::tuple<T*...>& to, int64_t j, s
 /// The elements run_gradients evaluates per block (the scratch blocks' length).
 inline constexpr int64_t kGradientBlock = 256;
 
-/// The sum of a block of elements, as SumOp<T> accumulates it (one instantiation per element
-/// type, shared by every expression).
-template <class T>
-auto block_total(const T* v, int64_t len) {
-    return detail::reduce_block(detail::SumOp<T>{}, 0, len, [v](int64_t i) { return v[i]; }, 0, 0);
-}
-template <class T>
-double block_sum(const T* v, int64_t len) {
-    return static_cast<double>(block_total(v, len));
-}
-
 /// Evaluates the gradient of every leaf K of `se` (for the upstream gradient `seed`) at every
 /// element, in one loop, into `outs` (a null pointer: not wanted); with WithValue, the value of
 /// `se` itself too, into the last output. Unwanted gradients are still computed (most of their
@@ -163,41 +153,45 @@ TENET_LOOP_FLATTEN void run_gradients(const SE& se, const Seed& seed, std::tuple
                                     const Steps& steps, int64_t n, std::index_sequence<K...>, OnBlock&& on_block) {
     constexpr int64_t kBlock = kGradientBlock;
     using Types = std::tuple<T...>;
+    // One block: `count` elements, the operands at `block`, the outputs at `o`.
+    auto run = [&](const auto count, const Ptrs& block, const std::tuple<T*...>& o) {
+        // Local copies: the expression's numbers and the pointers then live in registers (a
+        // float number in `se` could be reached by the float stores, so it would be loaded
+        // again per element, and the loop would not vectorise).
+        const SE local = se;
+        const Seed local_seed = seed;
+        const Ptrs at = block;
+        const std::tuple<T*...> to = o;
+        // Every output is a fresh buffer: no store can reach an operand. `omp simd`
+        // (TENET_SIMD_LOOP): GCC's -O2 cost model would not peel for alignment.
+        TENET_SIMD_LOOP
+        for (int64_t j = 0; j < count; ++j) {
+            // All values, then the stores (store_gradients): the shared work is done once.
+            if constexpr (WithValue)
+                store_gradients(to, j, std::index_sequence_for<T...>{},
+                                gradient_at<std::tuple_element_t<K, Types>, K>(local, local_seed, at, j)...,
+                                convert<std::tuple_element_t<sizeof...(K), Types>>(local.template at<0>(at, j)));
+            else
+                store_gradients(to, j, std::index_sequence<K...>{},
+                                gradient_at<std::tuple_element_t<K, Types>, K>(local, local_seed, at, j)...);
+        }
+    };
     std::tuple<ScratchBlock<T, kBlock>...> scratch;  // not zero-filled: only ever written
-    for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
-        const int64_t len = std::min(kBlock, n - i0);
-        const std::tuple<T*...> o = [&]<size_t... I>(std::index_sequence<I...>) {
-            return std::tuple<T*...>{(std::get<I>(outs) ? std::get<I>(outs) + i0 : std::get<I>(scratch).data)...};
-        }(std::index_sequence_for<T...>{});
-        Ptrs block;
-        for (size_t s = 0; s < block.size(); ++s)
-            block[s] = ptrs[s] ? static_cast<const char*>(ptrs[s]) + i0 * steps[s] : nullptr;
-        auto run = [&](const auto count) {
-            // Local copies: the expression's numbers and the pointers then live in registers (a
-            // float number in `se` could be reached by the float stores, so it would be loaded
-            // again per element, and the loop would not vectorise).
-            const SE local = se;
-            const Seed local_seed = seed;
-            const Ptrs at = block;
-            const std::tuple<T*...> to = o;
-            // Every output is a fresh buffer: no store can reach an operand. `omp simd`
-            // (TENET_SIMD_LOOP): GCC's -O2 cost model would not peel for alignment.
-            TENET_SIMD_LOOP
-            for (int64_t j = 0; j < count; ++j) {
-                // All values, then the stores (store_gradients): the shared work is done once.
-                if constexpr (WithValue)
-                    store_gradients(to, j, std::index_sequence_for<T...>{},
-                                    gradient_at<std::tuple_element_t<K, Types>, K>(local, local_seed, at, j)...,
-                                    convert<std::tuple_element_t<sizeof...(K), Types>>(local.template at<0>(at, j)));
-                else
-                    store_gradients(to, j, std::index_sequence<K...>{},
-                                    gradient_at<std::tuple_element_t<K, Types>, K>(local, local_seed, at, j)...);
-            }
-        };
-        if (len == kBlock) run(std::integral_constant<int64_t, kBlock>{});
-        else run(len);
-        on_block(o, len);  // the block's outputs, scratch included
-    }
+    // The whole pass, the blocks' sums (on_block) included, in the CPU's widest vectors.
+    detail::run_vectorised([&] {
+        for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+            const int64_t len = std::min(kBlock, n - i0);
+            const std::tuple<T*...> o = [&]<size_t... I>(std::index_sequence<I...>) {
+                return std::tuple<T*...>{(std::get<I>(outs) ? std::get<I>(outs) + i0 : std::get<I>(scratch).data)...};
+            }(std::index_sequence_for<T...>{});
+            Ptrs block;
+            for (size_t s = 0; s < block.size(); ++s)
+                block[s] = ptrs[s] ? static_cast<const char*>(ptrs[s]) + i0 * steps[s] : nullptr;
+            if (len == kBlock) run(std::integral_constant<int64_t, kBlock>{}, block, o);
+            else run(len, block, o);
+            on_block(o, len);  // the block's outputs, scratch included
+        }
+    });
 }
 
 /// The gradients of e's leaves that have an edge, given the gradient node `g` of e's
@@ -299,27 +293,28 @@ void allocate_leaf_gradients(const std::array<bool, L>& wanted, const std::array
 /// Adds a block of each summed gradient to its sum; LT... are the leaves' element types (the
 /// instantiation is shared by every expression over leaves of the same types).
 template <class... LT, size_t... K>
-void sum_gradient_blocks(const std::array<bool, sizeof...(LT)>& summed, const std::tuple<LT*...>& blocks, int64_t len,
-                         std::array<double, sizeof...(LT)>& sums, std::index_sequence<K...>) {
-    ((summed[K] ? void(sums[K] += block_sum(std::get<K>(blocks), len)) : void()), ...);
+TENET_LOOP_INLINE void sum_gradient_blocks(const std::array<bool, sizeof...(LT)>& summed,
+                                           const std::tuple<LT*...>& blocks, int64_t len,
+                                           std::tuple<detail::LaneSum<LT>...>& sums, std::index_sequence<K...>) {
+    ((summed[K] ? std::get<K>(sums).add(std::get<K>(blocks), len) : void()), ...);
 }
 
 /// Each gradient of root's shape summed back to its leaf's shape; a summed one as a tensor of the
 /// leaf's shape (LT...: as sum_gradient_blocks).
 template <class... LT, size_t... K>
 void finish_leaf_gradients(GradientList& out, const std::array<bool, sizeof...(LT)>& summed,
-                           const std::array<double, sizeof...(LT)>& sums,
+                           const std::tuple<detail::LaneSum<LT>...>& sums,
                            const std::array<const TensorBase*, sizeof...(LT)>& leaves, std::index_sequence<K...>) {
-    auto one = [&]<class T>(size_t k, T*) {
+    auto one = [&]<class T>(size_t k, const detail::LaneSum<T>& sum) {
         if (summed[k]) {
             Tensor<T> t(detail::make_contiguous_impl(leaves[k]->sizes(), dtype_of<T>, Device(DeviceType::CPU)));
-            *t.data_ptr() = convert<T>(sums[k]);
+            *t.data_ptr() = convert<T>(sum.total());
             out[k] = t;
         } else if (out[k].defined()) {
             out[k] = sum_to(Tensor<T>(out[k].impl_ptr()), leaves[k]->sizes());
         }
     };
-    if constexpr (sizeof...(LT) > 0) (one(K, static_cast<LT*>(nullptr)), ...);
+    if constexpr (sizeof...(LT) > 0) (one(K, std::get<K>(sums)), ...);
 }
 
 template <class E, class G, size_t... K>
@@ -347,7 +342,7 @@ GradientList leaf_gradients(const E& e, const G& g_in, const EdgeList& edges, co
     constexpr std::array<DType, L> types{dtype_of<leaf_t<K, E>>...};
     GradientList out(L);
     std::array<bool, L> summed{};  // gradients summed in the pass (one-element leaves)
-    std::array<double, L> sums{};
+    std::tuple<detail::LaneSum<leaf_t<K, E>>...> sums;
     expr::with_fast_pows(slotted<0>(flat, root), [&](const auto& se) {
         using SE = std::remove_cvref_t<decltype(se)>;
         constexpr std::array<bool, L> wanted{wants_gradient<K, SE, decltype(seed)>...};
@@ -561,8 +556,7 @@ Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> lea
     }
     constexpr std::array<DType, L> types{dtype_of<leaf_t<K, E>>...};
     GradientList local(L);
-    const detail::SumOp<V> r;
-    typename detail::SumOp<V>::acc_t total = r.init();
+    detail::LaneSum<V> total;
     expr::with_fast_pows(slotted<0>(e, shape), [&](const auto& se) {
         // The gradients with a seed of 1, then the value itself.
         const auto seed = strong_seed(expr::ScalarNode<V>(1));
@@ -573,11 +567,11 @@ Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> lea
         allocate_leaf_gradients(wanted, types, edges, none, shape, local, raw, none);
         run_gradients<true>(se, seed, std::tuple<leaf_t<K, E>*..., V*>{static_cast<leaf_t<K, E>*>(raw[K])..., nullptr},
                             ptrs, steps, n, leaves, [&](const auto& o, int64_t len) {
-                                total = r.combine(total, block_total(std::get<L>(o), len));
+                                total.add(std::get<L>(o), len);
                             });
     });
     Tensor<V> result(detail::make_contiguous_impl(IntArray{}, dtype_of<V>, Device(DeviceType::CPU)));
-    *result.data_ptr() = mean ? detail::MeanOp<V>{}.project(total, n) : r.project(total, n);
+    *result.data_ptr() = mean ? detail::MeanOp<V>{}.project(total.total(), n) : detail::SumOp<V>{}.project(total.total(), n);
     if (any_valid_edge(edges))
         set_history(result, detail::make_pooled<EagerSumNode<V, E>>(e, std::move(edges), std::move(local),
                                                                     mean ? 1.0 / static_cast<double>(n) : 1.0,

@@ -161,8 +161,10 @@ void point_leaves_at_chunk(const LoopGeometry<N>& g, const std::array<int64_t, N
 template <int64_t Fixed = 0, class T, class E, class Ptrs>
 TENET_LOOP_FLATTEN void evaluate_span(T* o, const E& e, const Ptrs& ptrs, int64_t n) {
     const int64_t count = Fixed > 0 ? Fixed : n;
-    TENET_SIMD_LOOP
-    for (int64_t i = 0; i < count; ++i) o[i] = convert<T>(e.template at<0>(ptrs, i));
+    run_vectorised([&] {
+        TENET_SIMD_LOOP
+        for (int64_t i = 0; i < count; ++i) o[i] = convert<T>(e.template at<0>(ptrs, i));
+    });
 }
 
 /// Evaluates columns [col_begin, col_end) of one row of `e` into operand 0. With Stream

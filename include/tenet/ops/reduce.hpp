@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "tenet/core/host_device.hpp"
+#include "tenet/core/simd_dispatch.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/evaluate.hpp"
 #include "tenet/expr/node.hpp"
@@ -299,32 +300,47 @@ void check_nonempty_reduction(const ReducePlan& p, const char* op) {
 
 inline constexpr int64_t kReduceBlock = 4096;
 
+/// Adds elements [b, e) (value f(i)) of a sum into R::lanes running double lanes `wide`: K
+/// float lanes add kRun values each (vectorised, as a plain float loop), then flush into the K
+/// double lanes, so no float partial sum ever holds more than kRun values. (R: a sum, one with
+/// a block_t.)
+template <class R, class F>
+TENET_LOOP_INLINE void add_runs(const R& r, typename R::acc_t (&wide)[R::lanes], int64_t b, int64_t e, const F& f) {
+    using A = typename R::acc_t;
+    using B = typename R::block_t;
+    constexpr int K = R::lanes;
+    constexpr int64_t kRun = 16;
+    // [b, tail) is whole runs of K * kRun, [tail, e) the rest (b <= e always). Both loops
+    // have explicit bounds: with a constant count (a full chunk) GCC then knows the rest is
+    // empty, where a rest loop starting at the main loop's exit value left it a dead copy
+    // with a wrapped-around trip count (-Waggressive-loop-optimizations).
+    const int64_t tail = e - (e - b) % (K * kRun);
+    for (int64_t i = b; i < tail; i += K * kRun) {
+        B acc[K] = {};
+        for (int64_t j = 0; j < kRun; ++j)
+            for (int k = 0; k < K; ++k) acc[k] = r.block_step(acc[k], f(i + j * K + k));
+        for (int k = 0; k < K; ++k) wide[k] = r.combine(wide[k], static_cast<A>(acc[k]));
+    }
+    for (int64_t i = tail; i < e; ++i) wide[0] = r.combine(wide[0], static_cast<A>(r.block_step(B{}, f(i))));
+}
+
+/// Lane 0 after folding K lanes pairwise into it.
+template <class R, class A, int K>
+TENET_LOOP_INLINE A fold_lanes(const R& r, A (&lanes)[K]) {
+    for (int w = K / 2; w >= 1; w /= 2)
+        for (int k = 0; k < w; ++k) lanes[k] = r.combine(lanes[k], lanes[k + w]);
+    return lanes[0];
+}
+
 /// Folds elements [b, e) (value f(i), index idx0 + i * is) with R::lanes independent lanes.
 template <class R, class F>
-typename R::acc_t reduce_block(const R& r, int64_t b, int64_t e, const F& f, int64_t idx0, int64_t is) {
+typename R::acc_t reduce_block_loop(const R& r, int64_t b, int64_t e, const F& f, int64_t idx0, int64_t is) {
     using A = typename R::acc_t;
     constexpr int K = R::lanes;
     if constexpr (requires { typename R::block_t; }) {
-        // Sums: K float lanes add kRun values each (vectorised, as a plain float loop), then
-        // flush into K double lanes, so no float partial sum ever holds more than kRun values.
-        using B = typename R::block_t;
-        constexpr int64_t kRun = 16;
         A wide[K] = {};
-        // [b, tail) is whole runs of K * kRun, [tail, e) the rest (b <= e always). Both loops
-        // have explicit bounds: with a constant count (a full chunk) GCC then knows the rest is
-        // empty, where a rest loop starting at the main loop's exit value left it a dead copy
-        // with a wrapped-around trip count (-Waggressive-loop-optimizations).
-        const int64_t tail = e - (e - b) % (K * kRun);
-        for (int64_t i = b; i < tail; i += K * kRun) {
-            B acc[K] = {};
-            for (int64_t j = 0; j < kRun; ++j)
-                for (int k = 0; k < K; ++k) acc[k] = r.block_step(acc[k], f(i + j * K + k));
-            for (int k = 0; k < K; ++k) wide[k] = r.combine(wide[k], static_cast<A>(acc[k]));
-        }
-        for (int64_t i = tail; i < e; ++i) wide[0] = r.combine(wide[0], static_cast<A>(r.block_step(B{}, f(i))));
-        for (int w = K / 2; w >= 1; w /= 2)
-            for (int k = 0; k < w; ++k) wide[k] = r.combine(wide[k], wide[k + w]);
-        return wide[0];
+        add_runs(r, wide, b, e, f);
+        return fold_lanes(r, wide);
     }
     A acc[K];
     for (int k = 0; k < K; ++k) acc[k] = r.init();
@@ -332,9 +348,32 @@ typename R::acc_t reduce_block(const R& r, int64_t b, int64_t e, const F& f, int
     for (int64_t i = b; i < tail; i += K)
         for (int k = 0; k < K; ++k) acc[k] = r.step(acc[k], f(i + k), idx0 + (i + k) * is);
     for (int64_t i = tail; i < e; ++i) acc[0] = r.step(acc[0], f(i), idx0 + i * is);
-    for (int w = K / 2; w >= 1; w /= 2)
-        for (int k = 0; k < w; ++k) acc[k] = r.combine(acc[k], acc[k + w]);
-    return acc[0];
+    return fold_lanes(r, acc);
+}
+
+/// The running sum of a stream of blocks of T, added block by block (add) into SumOp's lanes,
+/// which are folded once at the end (total): the sums of the fused gradient pass, whose
+/// blocks are short (folding each block's lanes cost as much as adding it).
+template <class T>
+struct LaneSum {
+    using R = SumOp<T>;
+    typename R::acc_t lanes[R::lanes] = {};
+    TENET_LOOP_INLINE void add(const T* v, int64_t len) {
+        add_runs(R{}, lanes, 0, len, [v](int64_t i) { return v[i]; });
+    }
+    typename R::acc_t total() const {
+        typename R::acc_t copy[R::lanes];
+        for (int k = 0; k < R::lanes; ++k) copy[k] = lanes[k];
+        return fold_lanes(R{}, copy);
+    }
+};
+
+/// reduce_block_loop compiled for the CPU's vector unit (run_vectorised).
+template <class R, class F>
+typename R::acc_t reduce_block(const R& r, int64_t b, int64_t e, const F& f, int64_t idx0, int64_t is) {
+    typename R::acc_t result;
+    run_vectorised([&] { result = reduce_block_loop(r, b, e, f, idx0, is); });
+    return result;
 }
 
 /// Folds elements [0, n): blocks of kReduceBlock, their results combined pairwise.
