@@ -396,6 +396,28 @@ struct node_traits<expr::Ternary<Op, A, B, C>> {
     using op = Op;
 };
 
+/// Operand I of an operation node (a, b or c).
+template <size_t I, class N>
+constexpr const auto& operand(const N& n) {
+    if constexpr (I == 0) return n.a;
+    else if constexpr (I == 1) return n.b;
+    else return n.c;
+}
+template <size_t I, class N>
+using operand_t = std::remove_cvref_t<decltype(operand<I>(std::declval<const N&>()))>;
+
+/// The step from operation node N towards its leaf K: the operand that holds it (`index`), and
+/// how many of N's leaves come before that operand (`before`; the leaf is the operand's leaf
+/// K - before). leaf_grad, grad_at and gradient_reaches all walk this path.
+template <class N, size_t K>
+struct leaf_step {
+    static constexpr int arity = node_traits<N>::arity;
+    static constexpr size_t in_a = operand_t<0, N>::num_leaves;
+    static constexpr size_t in_b = arity >= 2 ? operand_t<arity >= 2 ? 1 : 0, N>::num_leaves : 0;
+    static constexpr size_t index = arity == 1 || K < in_a ? 0 : arity == 2 || K < in_a + in_b ? 1 : 2;
+    static constexpr size_t before = index == 0 ? 0 : index == 1 ? in_a : in_a + in_b;
+};
+
 /// g * d(n)/d(leaf K) as an expression over n's shape, or NoGradient.
 template <size_t K, class N, class G>
 auto leaf_grad(const N& n, const G& g) {
@@ -405,20 +427,9 @@ auto leaf_grad(const N& n, const G& g) {
     } else if constexpr (arity == 0) {
         return g;
     } else {
+        using S = leaf_step<N, K>;
         using D = Derivative<typename node_traits<N>::op>;
-        using A = decltype(n.a);
-        if constexpr (arity == 1) {
-            return leaf_grad<K>(n.a, D::template d<0>(n, g));
-        } else if constexpr (K < A::num_leaves) {
-            return leaf_grad<K>(n.a, D::template d<0>(n, g));
-        } else if constexpr (arity == 2) {
-            return leaf_grad<K - A::num_leaves>(n.b, D::template d<1>(n, g));
-        } else {
-            using B = decltype(n.b);
-            if constexpr (K < A::num_leaves + B::num_leaves)
-                return leaf_grad<K - A::num_leaves>(n.b, D::template d<1>(n, g));
-            else return leaf_grad<K - A::num_leaves - B::num_leaves>(n.c, D::template d<2>(n, g));
-        }
+        return leaf_grad<K - S::before>(operand<S::index>(n), D::template d<S::index>(n, g));
     }
 }
 

@@ -86,6 +86,22 @@ struct value_view<N, 3> {
 template <class N>
 using value_view_t = typename value_view<N>::type;
 
+/// Node n rebuilt over its operands' values at element j (n's first leaf reads ptrs[Base]).
+template <size_t Base, class N, class Ptrs>
+TENET_LOOP_INLINE value_view_t<N> values_at(const N& n, const Ptrs& ptrs, int64_t j) {
+    constexpr int arity = node_traits<N>::arity;
+    constexpr size_t BaseB = Base + operand_t<0, N>::num_leaves;
+    if constexpr (arity == 1) {
+        return value_view_t<N>(value_of<Base>(n.a, ptrs, j), n.op);
+    } else if constexpr (arity == 2) {
+        return value_view_t<N>(value_of<Base>(n.a, ptrs, j), value_of<BaseB>(n.b, ptrs, j), n.op);
+    } else {
+        constexpr size_t BaseC = BaseB + operand_t<1, N>::num_leaves;
+        return value_view_t<N>(value_of<Base>(n.a, ptrs, j), value_of<BaseB>(n.b, ptrs, j),
+                               value_of<BaseC>(n.c, ptrs, j), n.op);
+    }
+}
+
 /// A rule's result as the gradient passed on: nothing, or its value at this element.
 template <class GE>
 TENET_LOOP_INLINE auto gradient_value(const GE& ge) {
@@ -108,15 +124,8 @@ constexpr bool gradient_reaches() {
     } else if constexpr (arity <= 0) {
         return arity == 0;
     } else {
-        using A = decltype(N::a);
-        if constexpr (arity == 1 || K < A::num_leaves) {
-            return gradient_reaches<K, A, operand_gradient_t<N, 0, G>>();
-        } else {
-            using B = decltype(N::b);
-            if constexpr (arity == 2 || K < A::num_leaves + B::num_leaves)
-                return gradient_reaches<K - A::num_leaves, B, operand_gradient_t<N, 1, G>>();
-            else return gradient_reaches<K - A::num_leaves - B::num_leaves, decltype(N::c), operand_gradient_t<N, 2, G>>();
-        }
+        using S = leaf_step<N, K>;
+        return gradient_reaches<K - S::before, operand_t<S::index, N>, operand_gradient_t<N, S::index, G>>();
     }
 }
 
@@ -131,32 +140,10 @@ TENET_LOOP_INLINE auto grad_at(const N& n, const Ptrs& ptrs, int64_t j, const G&
         return g;
     } else {
         using D = Derivative<typename node_traits<N>::op>;
-        using A = decltype(n.a);
-        if constexpr (arity == 1) {
-            const value_view_t<N> v(value_of<Base>(n.a, ptrs, j), n.op);
-            return grad_at<K, Base>(n.a, ptrs, j, gradient_value(D::template d<0>(v, g)));
-        } else {
-            using B = decltype(n.b);
-            constexpr size_t BaseB = Base + A::num_leaves;
-            if constexpr (arity == 2) {
-                const value_view_t<N> v(value_of<Base>(n.a, ptrs, j), value_of<BaseB>(n.b, ptrs, j), n.op);
-                if constexpr (K < A::num_leaves)
-                    return grad_at<K, Base>(n.a, ptrs, j, gradient_value(D::template d<0>(v, g)));
-                else
-                    return grad_at<K - A::num_leaves, BaseB>(n.b, ptrs, j, gradient_value(D::template d<1>(v, g)));
-            } else {
-                constexpr size_t BaseC = BaseB + B::num_leaves;
-                const value_view_t<N> v(value_of<Base>(n.a, ptrs, j), value_of<BaseB>(n.b, ptrs, j),
-                                        value_of<BaseC>(n.c, ptrs, j), n.op);
-                if constexpr (K < A::num_leaves)
-                    return grad_at<K, Base>(n.a, ptrs, j, gradient_value(D::template d<0>(v, g)));
-                else if constexpr (K < A::num_leaves + B::num_leaves)
-                    return grad_at<K - A::num_leaves, BaseB>(n.b, ptrs, j, gradient_value(D::template d<1>(v, g)));
-                else
-                    return grad_at<K - A::num_leaves - B::num_leaves, BaseC>(n.c, ptrs, j,
-                                                                             gradient_value(D::template d<2>(v, g)));
-            }
-        }
+        using S = leaf_step<N, K>;
+        const value_view_t<N> v = values_at<Base>(n, ptrs, j);
+        return grad_at<K - S::before, Base + S::before>(operand<S::index>(n), ptrs, j,
+                                                       gradient_value(D::template d<S::index>(v, g)));
     }
 }
 
