@@ -56,10 +56,14 @@ struct SmallPow : fn::ArithmeticRule {
     TENET_HD auto operator()(T a) const {
         using M = fn::opmath_t<T>;
         using U = std::conditional_t<sizeof(M) == 8, uint64_t, uint32_t>;
-        const M x = static_cast<M>(a), x2 = x * x, x3 = x2 * x, x4 = x2 * x2;
+        const M x = static_cast<M>(a), x2 = x * x, x4 = x2 * x2;
         const int m = Negative && k < 0 ? -k : k;
         auto pick = [](M v, bool on) { return std::bit_cast<U>(v) & (U(0) - U(on)); };
-        const U r = pick(M(1), m == 0) | pick(x, m == 1) | pick(x2, m == 2) | pick(x3, m == 3) | pick(x4, m == 4);
+        // x^m = (1, x^2 or x^4) * (1 or x): x^3 is x^2 * x, as x*x*x rounds, and a product by
+        // 1 is exact (the picks of 1 are loop-invariant, so each factor is one and, one or).
+        const M even = std::bit_cast<M>(pick(M(1), m < 2) | pick(x2, m == 2 || m == 3) | pick(x4, m == 4));
+        const M odd = std::bit_cast<M>(pick(x, (m & 1) != 0) | pick(M(1), (m & 1) == 0));
+        const U r = std::bit_cast<U>(even * odd);
         if constexpr (Negative) {
             const M inverse = M(1) / std::bit_cast<M>(r);
             return std::bit_cast<M>(pick(inverse, k < 0) | (r & (U(0) - U(k >= 0))));
