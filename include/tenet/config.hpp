@@ -29,11 +29,15 @@ inline namespace TENET_ABI {}
 // which keeps the loop scalar. An unoptimised build (-O0: the tests, debugging) keeps them calls:
 // inlined there, where nothing removes the values that several gradients recompute, they only
 // multiply the code it compiles.
+// TENET_LAMBDA_INLINE goes after a lambda's parameter list (where the standard attribute form
+// would name the lambda's type, not its call operator).
 #if defined(__OPTIMIZE__)
 #define TENET_ALWAYS_INLINE [[gnu::always_inline]]
 #define TENET_LOOP_FLATTEN [[gnu::flatten]]
+#define TENET_LAMBDA_INLINE __attribute__((always_inline))
 #else
 #define TENET_ALWAYS_INLINE
 #define TENET_LOOP_FLATTEN
+#define TENET_LAMBDA_INLINE
 #endif
 #define TENET_LOOP_INLINE TENET_ALWAYS_INLINE inline

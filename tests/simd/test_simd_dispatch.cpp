@@ -114,6 +114,7 @@ TEST_CASE("simd dispatch: reductions give the same bits") {
     require_same(both([&] { return Tensor<float>(b.prod(0)); }));
 }
 
+#if TENET_AUTOGRAD
 TEST_CASE("simd dispatch: fused backward passes give the same bits") {
     // The polynomial fit (bench/bench_polyfit.cpp): 0-d parameters whose gradients are summed in
     // the pass, the loss's sum and its local gradients in one pass, and a second backward that
@@ -148,3 +149,4 @@ TEST_CASE("simd dispatch: fused backward passes give the same bits") {
     };
     require_same(both(logistic));
 }
+#endif

@@ -6,15 +6,20 @@
 // run_vectorised(f) calls f() through a copy of it compiled for AVX2 when the CPU has AVX2, and
 // f() itself otherwise. The copy is flattened: everything f calls is inlined into it, and so
 // compiled for AVX2 too (a function may inline callees whose instruction set is a subset of its
-// own). Nothing else is compiled for AVX2, so no AVX2 instruction runs on a CPU without it.
-// AVX2 without FMA: nothing can then contract a*b + c, so both copies round every operation
-// alike, and a program's results do not depend on the CPU it runs on (the lanes of a sum are
-// the source's, not the vector unit's).
+// own; the loops' building blocks are always_inline as well, since Clang's flatten does not
+// reach through every level). Nothing else is compiled for AVX2, so no AVX2 instruction runs
+// on a CPU without it. AVX2 without FMA: nothing can then contract a*b + c, so both copies round
+// every operation alike and give the same bits (the lanes of a sum are the source's, not the
+// vector unit's). The C library's functions (expf, sinf, ...) are called by both; glibc picks
+// their own versions by CPU, so those may differ between CPUs, as they do for any program.
 //
 // The environment variable TENET_CPU_CAPABILITY=default (PyTorch: ATEN_CPU_CAPABILITY) keeps a
 // program on the baseline loops; cpu_capability() says which ones run.
 //
 // TENET_SIMD_DISPATCH: 1 by default in an optimised x86-64 build whose baseline lacks AVX2.
+// It may differ between the TUs of a program (an -O0 TU has one copy of each loop), and then
+// cpu_capability() answers for the TU whose copy the linker kept. (A TU built with -mavx2 has
+// AVX2 loops only: as with any inline code, build every TU for the CPUs the program runs on.)
 // An unoptimised build (-O0: the tests, debugging) or one built for AVX2 already (-mavx2,
 // -march=native) has nothing to gain from a second copy of each loop, which costs compile time;
 // nor has nvcc's host pass. Define it 0 to compile one copy only.
@@ -39,8 +44,12 @@ namespace tenet::inline TENET_ABI::detail {
 #if TENET_SIMD_DISPATCH
 /// Whether the AVX2 copies run: the CPU has AVX2 and TENET_CPU_CAPABILITY does not say
 /// "default". Asked once; set_avx2_loops changes it (the tests compare both).
+inline bool cpu_has_avx2() noexcept {
+    __builtin_cpu_init();  // a no-op once libgcc's constructor has run; needed before it
+    return __builtin_cpu_supports("avx2");
+}
 inline bool initial_avx2_loops() noexcept {
-    const bool cpu = __builtin_cpu_supports("avx2");
+    const bool cpu = cpu_has_avx2();
     const char* env = std::getenv("TENET_CPU_CAPABILITY");
     if (env == nullptr || *env == '\0') return cpu;
     const std::string_view want(env);
@@ -56,7 +65,7 @@ inline std::atomic<bool>& avx2_loops() noexcept {
 }
 /// Runs the AVX2 copies (when the CPU has AVX2) or the baseline loops; returns the old setting.
 inline bool set_avx2_loops(bool on) noexcept {
-    return avx2_loops().exchange(on && __builtin_cpu_supports("avx2"));
+    return avx2_loops().exchange(on && cpu_has_avx2());
 }
 
 template <class F>
