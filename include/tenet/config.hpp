@@ -29,15 +29,20 @@ inline namespace TENET_ABI {}
 // which keeps the loop scalar. An unoptimised build (-O0: the tests, debugging) keeps them calls:
 // inlined there, where nothing removes the values that several gradients recompute, they only
 // multiply the code it compiles.
-// TENET_LAMBDA_INLINE goes after a lambda's parameter list (where the standard attribute form
-// would name the lambda's type, not its call operator).
+// TENET_FLATTEN_INLINE marks what a flattened function calls through a further level (a loop in
+// a lambda, a helper): GCC's flatten inlines those on its own, Clang's flatten stops at the first
+// level, so only Clang gets always_inline there (forcing it under GCC only costs compile time).
+// It goes after a lambda's parameter list or before a function's return type.
 #if defined(__OPTIMIZE__)
 #define TENET_ALWAYS_INLINE [[gnu::always_inline]]
 #define TENET_LOOP_FLATTEN [[gnu::flatten]]
-#define TENET_LAMBDA_INLINE __attribute__((always_inline))
 #else
 #define TENET_ALWAYS_INLINE
 #define TENET_LOOP_FLATTEN
-#define TENET_LAMBDA_INLINE
+#endif
+#if defined(__OPTIMIZE__) && defined(__clang__)
+#define TENET_FLATTEN_INLINE __attribute__((always_inline))
+#else
+#define TENET_FLATTEN_INLINE
 #endif
 #define TENET_LOOP_INLINE TENET_ALWAYS_INLINE inline

@@ -154,7 +154,7 @@ TENET_LOOP_FLATTEN void run_gradients(const SE& se, const Seed& seed, std::tuple
     constexpr int64_t kBlock = kGradientBlock;
     using Types = std::tuple<T...>;
     // One block: `count` elements, the operands at `block`, the outputs at `o`.
-    auto run = [&](const auto count, const Ptrs& block, const std::tuple<T*...>& o) TENET_LAMBDA_INLINE {
+    auto run = [&](const auto count, const Ptrs& block, const std::tuple<T*...>& o) TENET_FLATTEN_INLINE {
         // Local copies: the expression's numbers and the pointers then live in registers (a
         // float number in `se` could be reached by the float stores, so it would be loaded
         // again per element, and the loop would not vectorise).
@@ -349,7 +349,7 @@ GradientList leaf_gradients(const E& e, const G& g_in, const EdgeList& edges, co
         std::array<void*, L> raw{};
         allocate_leaf_gradients(wanted, types, edges, table.single, root, out, raw, summed);
         run_gradients<false>(se, seed, std::tuple<leaf_t<K, E>*...>{static_cast<leaf_t<K, E>*>(raw[K])...}, table.ptrs,
-                             table.steps, n, leaves, [&](const auto& o, int64_t len) TENET_LAMBDA_INLINE {
+                             table.steps, n, leaves, [&](const auto& o, int64_t len) TENET_FLATTEN_INLINE {
                                  sum_gradient_blocks(summed, o, len, sums, leaves);
                              });
     });
@@ -566,7 +566,7 @@ Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> lea
         std::array<bool, L> none{};  // no one-element leaves: every leaf has e's shape
         allocate_leaf_gradients(wanted, types, edges, none, shape, local, raw, none);
         run_gradients<true>(se, seed, std::tuple<leaf_t<K, E>*..., V*>{static_cast<leaf_t<K, E>*>(raw[K])..., nullptr},
-                            ptrs, steps, n, leaves, [&](const auto& o, int64_t len) TENET_LAMBDA_INLINE {
+                            ptrs, steps, n, leaves, [&](const auto& o, int64_t len) TENET_FLATTEN_INLINE {
                                 total.add(std::get<L>(o), len);
                             });
     });

@@ -334,7 +334,7 @@ TENET_LOOP_INLINE A fold_lanes(const R& r, A (&lanes)[K]) {
 
 /// Folds elements [b, e) (value f(i), index idx0 + i * is) with R::lanes independent lanes.
 template <class R, class F>
-TENET_LOOP_INLINE typename R::acc_t reduce_block_loop(const R& r, int64_t b, int64_t e, const F& f, int64_t idx0, int64_t is) {
+TENET_FLATTEN_INLINE inline typename R::acc_t reduce_block_loop(const R& r, int64_t b, int64_t e, const F& f, int64_t idx0, int64_t is) {
     using A = typename R::acc_t;
     constexpr int K = R::lanes;
     if constexpr (requires { typename R::block_t; }) {
