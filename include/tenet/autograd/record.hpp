@@ -162,10 +162,11 @@ TENET_LOOP_FLATTEN void run_gradients(const SE& se, const Seed& seed, std::tuple
         const Seed local_seed = seed;
         const Ptrs at = block;
         const std::tuple<T*...> to = o;
+        const int64_t last = count;  // a plain bound: GCC ignores ivdep on a class-typed one
         // Every output is a fresh buffer: no store can reach an operand. `omp simd`
         // (TENET_SIMD_LOOP): GCC's -O2 cost model would not peel for alignment.
         TENET_SIMD_LOOP
-        for (int64_t j = 0; j < count; ++j) {
+        for (int64_t j = 0; j < last; ++j) {
             // All values, then the stores (store_gradients): the shared work is done once.
             if constexpr (WithValue)
                 store_gradients(to, j, std::index_sequence_for<T...>{},

@@ -341,7 +341,9 @@ void run_expression_loops(const Tensor<T>& dst, const E& e) {
         return;
     }
     // Split rows across threads; a single long row is split by columns instead.
+#ifdef _OPENMP  // without OpenMP, one thread: no pragma for -Wall to report
 #pragma omp parallel num_threads(threads)
+#endif
     {
 #ifdef _OPENMP
         const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
