@@ -9,6 +9,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -93,43 +94,54 @@ EdgeList leaf_edges(const E& e, std::index_sequence<K...>) {
     return edges;
 }
 
-/// PyTorch's backward name of the root operation of E: add -> AddBackward0, ...
+/// PyTorch's backward name of an operation of `arity` operands named `op` (whether its operands
+/// a, b, c are C++ numbers says which overload): add -> AddBackward0, log1p -> Log1PBackward0, ...
+inline std::string make_backward_name(std::string_view op, int arity, bool scalar_a, bool scalar_b, bool scalar_c) {
+    if (op == "to") return "ToCopyBackward0";
+    if (op == "clamp") return "ClampBackward1";
+    if (op == "square") return "PowBackward0";  // torch.square is pow(x, 2)
+    if (arity == 2 && op == "pow" && !scalar_b) return "PowBackward1";
+    if (arity == 2 && op == "sub" && scalar_a) return "RsubBackward1";  // 1.5 - x
+    if (arity == 3 && op == "lerp") return scalar_c ? "LerpBackward0" : "LerpBackward1";
+    std::string out;
+    bool up = true;
+    for (char c : op) {
+        if (c == '_') {
+            up = true;
+            continue;
+        }
+        out += up && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+        up = c >= '0' && c <= '9';  // PyTorch capitalises after a digit: log1p -> Log1PBackward0
+    }
+    return out + "Backward0";
+}
+/// The same, built once per operation and overload: shared by every expression with that root.
+template <class Op, int Arity, bool ScalarA, bool ScalarB, bool ScalarC>
+const char* op_backward_name() {
+    static const std::string name = make_backward_name(Op::name, Arity, ScalarA, ScalarB, ScalarC);
+    return name.c_str();
+}
+/// PyTorch's backward name of the root operation of E.
 template <class E>
-std::string make_backward_name() {
+const char* backward_name() {
     constexpr int arity = node_traits<E>::arity;
     if constexpr (arity <= 0) {
         return "CloneBackward0";
     } else {
-        using Op = typename node_traits<E>::op;
-        std::string n = Op::name;
-        if (n == "to") return "ToCopyBackward0";
-        if (n == "clamp") return "ClampBackward1";
-        if (n == "square") return "PowBackward0";  // torch.square is pow(x, 2)
-        if constexpr (arity == 2) {
-            if (n == "pow" && !decltype(std::declval<E>().b)::is_scalar) return "PowBackward1";
-            if (n == "sub" && decltype(std::declval<E>().a)::is_scalar) return "RsubBackward1";  // 1.5 - x
-        }
-        if constexpr (arity == 3) {
-            if (n == "lerp") return decltype(std::declval<E>().c)::is_scalar ? "LerpBackward0" : "LerpBackward1";
-        }
-        std::string out;
-        bool up = true;
-        for (char c : n) {
-            if (c == '_') {
-                up = true;
-                continue;
-            }
-            out += up && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
-            up = c >= '0' && c <= '9';  // PyTorch capitalises after a digit: log1p -> Log1PBackward0
-        }
-        return out + "Backward0";
+        constexpr bool scalar_a = [] {
+            if constexpr (arity == 2) return decltype(std::declval<E>().a)::is_scalar;
+            return false;
+        }();
+        constexpr bool scalar_b = [] {
+            if constexpr (arity == 2) return decltype(std::declval<E>().b)::is_scalar;
+            return false;
+        }();
+        constexpr bool scalar_c = [] {
+            if constexpr (arity == 3) return decltype(std::declval<E>().c)::is_scalar;
+            return false;
+        }();
+        return op_backward_name<typename node_traits<E>::op, arity, scalar_a, scalar_b, scalar_c>();
     }
-}
-/// The same, built once per E: recording names every node it makes.
-template <class E>
-const char* backward_name() {
-    static const std::string name = make_backward_name<E>();
-    return name.c_str();
 }
 
 /// What a node over an expression keeps for its backward: the expression (its leaves are

@@ -10,6 +10,12 @@
 //   - chunk mode: otherwise, rows are cut into chunks; operands with inner stride 1 are
 //     read in place, others (broadcast or strided) are first gathered into a small
 //     aligned buffer, so the arithmetic still runs on unit-stride data.
+//
+// Only the innermost loop knows the expression: `SpanKernel` holds it as two plain function
+// pointers (a span of any length, and a full chunk of constant length). Everything around the
+// loop (geometry, rows, chunks, gathers, tiles, streaming stores, threads) is compiled once per
+// element type and leaf count and shared by every expression of that shape, as PyTorch's
+// TensorIterator calls one loop function per row: an added expression compiles one loop.
 
 #include "tenet/config.hpp"
 #include <algorithm>
@@ -154,55 +160,75 @@ void point_leaves_at_chunk(const LoopGeometry<N>& g, const std::array<int64_t, N
     }
 }
 
-/// o[i] = element i of `e` (leaves read through `ptrs`) for i in [0, n), or in [0, Fixed) when
-/// Fixed > 0 (a constant trip count): the loop every host evaluation path ends in. Flattened,
-/// so everything the expression calls is inlined into the loop: GCC's -O2 inliner otherwise
-/// leaves functors such as Sigmoid out of line in a large translation unit, and the loop scalar.
-template <int64_t Fixed = 0, class T, class E, class Ptrs>
-TENET_LOOP_FLATTEN void evaluate_span(T* o, const E& e, const Ptrs& ptrs, int64_t n) {
+/// The leaves' pointers of one span: leaf l's element i is at ptrs[l] + i.
+template <size_t L>
+using LeafPointers = std::array<const void*, L + (L == 0)>;
+
+/// o[i] = element i of the expression at `e` (leaves read through `ptrs`) for i in [0, n), or
+/// in [0, Fixed) when Fixed > 0 (a constant trip count): the loop every host evaluation path
+/// ends in, and the only code compiled per expression. Flattened, so everything the expression
+/// calls is inlined into the loop: GCC's -O2 inliner otherwise leaves functors such as Sigmoid
+/// out of line in a large translation unit, and the loop scalar. Never inlined into its callers:
+/// each would get its own copy of the loop.
+template <int64_t Fixed, class T, class E>
+[[gnu::noinline]] TENET_LOOP_FLATTEN void evaluate_span(const void* e, T* o, const LeafPointers<E::num_leaves>& ptrs,
+                                                        int64_t n) {
+    const E& expression = *static_cast<const E*>(e);
     const int64_t count = Fixed > 0 ? Fixed : n;
     run_vectorised([&] {
         TENET_SIMD_LOOP
-        for (int64_t i = 0; i < count; ++i) o[i] = convert<T>(e.template at<0>(ptrs, i));
+        for (int64_t i = 0; i < count; ++i) o[i] = convert<T>(expression.template at<0>(ptrs, i));
     });
 }
 
-/// Evaluates columns [col_begin, col_end) of one row of `e` into operand 0. With Stream
-/// (operand 0 unit-stride), chunks are evaluated into a buffer and `stream` copies them to
+/// One expression's loop, as the evaluation paths call it: `span` for any length, `full_chunk`
+/// for kChunk elements. A full chunk runs a loop of constant trip count: knowing only that
+/// count <= kChunk, GCC 12 peels the loop into kChunk / 16 vector steps, each followed by an exit
+/// test (W3, a broadcast operand read from its buffer: 0.6x the plain loop with that code, 0.9x
+/// with this).
+template <class T, size_t L>
+struct SpanKernel {
+    using Loop = void (*)(const void*, T*, const LeafPointers<L>&, int64_t);
+    const void* expression;
+    Loop any_length;
+    Loop chunk_length;
+
+    void span(T* o, const LeafPointers<L>& ptrs, int64_t n) const { any_length(expression, o, ptrs, n); }
+    void chunk(T* o, const LeafPointers<L>& ptrs, int64_t n) const {
+        (n == kChunk ? chunk_length : any_length)(expression, o, ptrs, n);
+    }
+};
+
+/// The kernel of `e`, which must outlive it.
+template <class T, class E>
+SpanKernel<T, E::num_leaves> span_kernel(const E& e) {
+    return {&e, &evaluate_span<0, T, E>, &evaluate_span<kChunk, T, E>};
+}
+
+/// Evaluates columns [col_begin, col_end) of one row of `k`'s expression into operand 0. With
+/// Stream (operand 0 unit-stride), chunks are evaluated into a buffer and `stream` copies them to
 /// operand 0. A template parameter, not a run-time test: W4's tiled walk, which never
 /// streams, took 10-15% longer stand-alone with the streaming branches compiled into its loop.
-template <class T, bool Stream, class E, size_t N>
-void run_row_segment(const LoopGeometry<N>& g, const E& e, const std::array<int64_t, N>& off, int64_t col_begin,
-                     int64_t col_end, bool unit, StreamCopy stream = nullptr) {
-    constexpr size_t L = N - 1;
+template <bool Stream, class T, size_t L>
+void run_row_segment(const LoopGeometry<L + 1>& g, const SpanKernel<T, L>& k, const std::array<int64_t, L + 1>& off,
+                     int64_t col_begin, int64_t col_end, bool unit, StreamCopy stream = nullptr) {
     static_assert(sizeof(T) <= 8 && 64 % sizeof(T) == 0, "a chunk buffer holds kChunk elements of at most 8 bytes");
-    std::array<const void*, L + (L == 0)> ptrs{};
     T* out = reinterpret_cast<T*>(g.base[0] + off[0]);
-    if constexpr (Stream) {  // whole 64-byte lines are streamed: the columns before the first are stored one by one
+    if constexpr (Stream) {  // whole 64-byte lines are streamed: the columns before the first are stored as usual
         const auto misaligned = reinterpret_cast<uintptr_t>(out + col_begin) % 64;
         const int64_t head = std::min<int64_t>(col_end - col_begin, misaligned ? (64 - misaligned) / sizeof(T) : 0);
-        for (const int64_t end = col_begin + head; col_begin < end; ++col_begin) {
-            for (size_t l = 0; l < L; ++l) ptrs[l] = g.address(l + 1, off, col_begin);
-            out[col_begin] = convert<T>(e.template at<0>(ptrs, 0));
-        }
+        if (head > 0) run_row_segment<false>(g, k, off, col_begin, col_begin + head, unit);
+        col_begin += head;
+        if (col_begin == col_end) return;
     }
+    LeafPointers<L> ptrs{};
     if (unit && !Stream) {  // every operand unit-stride: read in place, the loop vectorises
         for (size_t l = 0; l < L; ++l) ptrs[l] = g.address(l + 1, off, col_begin);
-        T* o = out + col_begin;
-        evaluate_span(o, e, ptrs, col_end - col_begin);
+        k.span(out + col_begin, ptrs, col_end - col_begin);
         return;
     }
     alignas(64) ChunkBuffers<L> buffers;
     const int64_t out_stride = g.inner_stride(0);
-    // A full chunk runs a loop of constant trip count. Knowing only that count <= kChunk, GCC 12
-    // peels the loop into kChunk / 16 vector steps, each followed by an exit test: W3 (a broadcast
-    // operand read from its buffer) ran at 0.6x the plain loop with that code, 0.9x with this.
-    auto evaluate_chunk = [&](T* o, int64_t count) {
-        if (count == kChunk)
-            evaluate_span<kChunk>(o, e, ptrs, count);
-        else
-            evaluate_span(o, e, ptrs, count);
-    };
     // Per leaf: read in place (unit stride: its pointer steps a chunk at a time), from a buffer
     // filled once (stride 0: the row's one value, spread over the buffer), or gathered chunk by
     // chunk (any other stride). Without gathers, a chunk costs only the pointer steps (W3: +4%).
@@ -225,15 +251,15 @@ void run_row_segment(const LoopGeometry<N>& g, const E& e, const std::array<int6
         if (gathers) point_leaves_at_chunk<L>(g, off, i0, count, buffers, ptrs, /*broadcast_prefilled=*/true);
         if constexpr (Stream) {  // whole lines streamed from the buffer, the rest of a short chunk stored
             T* o = reinterpret_cast<T*>(buffers[L]);
-            evaluate_chunk(o, count);
+            k.chunk(o, ptrs, count);
             const int64_t lines = count * int64_t{sizeof(T)} / 64, streamed = lines * 64 / int64_t{sizeof(T)};
             stream_lines(stream, out + i0, o, lines * 64);
             for (int64_t i = streamed; i < count; ++i) out[i0 + i] = o[i];
         } else if (out_stride == 1) {
-            evaluate_chunk(out + i0, count);
+            k.chunk(out + i0, ptrs, count);
         } else {
             T* o = reinterpret_cast<T*>(buffers[L]);
-            evaluate_chunk(o, count);
+            k.chunk(o, ptrs, count);
             for (int64_t i = 0; i < count; ++i) out[(i0 + i) * out_stride] = o[i];
         }
         if (!gathers && i0 + kChunk < col_end)  // never step past the row: that pointer would be invalid
@@ -247,7 +273,7 @@ void run_row_segment(const LoopGeometry<N>& g, const E& e, const std::array<int6
 /// `overlaps` says a leaf shares memory with dst other than element-for-element.
 template <size_t L>
 struct FlatOperands {
-    std::array<const void*, L + (L == 0)> ptrs{};
+    LeafPointers<L> ptrs{};
     bool flat = true;
     bool overlaps = false;
     bool on_host = true;  ///< every leaf in host memory
@@ -272,20 +298,21 @@ FlatOperands<L> flat_operands(const Tensor<T>& dst, const std::array<const Tenso
 
 template <class T, class E, size_t L>
 void run_flat(T* out, const E& e, const FlatOperands<L>& f, int64_t numel) {
-    evaluate_span(out, e, f.ptrs, numel);
+    evaluate_span<0, T, E>(&e, out, f.ptrs, numel);
 }
 
-/// Runs `e` over `dst`'s shape (leaves broadcast to it) and writes every element of dst.
-template <class T, class E>
-void run_expression_loops(const Tensor<T>& dst, const E& e) {
-    constexpr size_t N = E::num_leaves + 1;
+/// Runs `k`'s expression, whose leaves are `leaves`, over `dst`'s shape (leaves broadcast to it)
+/// and writes every element of dst.
+template <class T, size_t L>
+void run_expression_loops(const Tensor<T>& dst, const std::array<const TensorBase*, L>& leaves, const SpanKernel<T, L>& k) {
+    constexpr size_t N = L + 1;
     const int64_t numel = dst.numel();
     if (numel == 0) return;
     if (numel < kParallelThreshold) {
         // The common small case: no geometry to build, one flat vectorisable loop.
-        if (const auto f = flat_operands(dst, expr::leaf_tensors(e)); f.flat) return run_flat(dst.data_ptr(), e, f, numel);
+        if (const auto f = flat_operands(dst, leaves); f.flat) return k.span(dst.data_ptr(), f.ptrs, numel);
     }
-    const LoopGeometry<N> g = expression_geometry(dst, expr::leaf_tensors(e));
+    const LoopGeometry<N> g = expression_geometry(dst, leaves);
     const int64_t inner = g.inner(), rows = g.rows();
     const size_t nd = g.sizes.size();
 
@@ -312,9 +339,9 @@ void run_expression_loops(const Tensor<T>& dst, const E& e) {
         if (!transposed) {
             for (int64_t r = row_begin; r < row_end; ++r) {
                 if (stream)
-                    run_row_segment<T, true>(g, e, off, col_begin, col_end, unit, stream);
+                    run_row_segment<true>(g, k, off, col_begin, col_end, unit, stream);
                 else
-                    run_row_segment<T, false>(g, e, off, col_begin, col_end, unit);
+                    run_row_segment<false>(g, k, off, col_begin, col_end, unit);
                 if (r + 1 < row_end) g.next_row(counter, off);
             }
             if (stream) stream_fence();
@@ -331,7 +358,7 @@ void run_expression_loops(const Tensor<T>& dst, const E& e) {
             }
             for (int64_t c0 = col_begin; c0 < col_end; c0 += kTileCols)
                 for (int64_t j = 0; j < nrows; ++j)
-                    run_row_segment<T, false>(g, e, tile[j], c0, std::min(c0 + kTileCols, col_end), unit);
+                    run_row_segment<false>(g, k, tile[j], c0, std::min(c0 + kTileCols, col_end), unit);
         }
     };
 
@@ -363,7 +390,7 @@ void run_expression_loops(const Tensor<T>& dst, const E& e) {
 
 template <class T, class E>
 void run_expression(const Tensor<T>& dst, const E& e) {
-    expr::with_fast_pows(e, [&](const auto& fe) { run_expression_loops(dst, fe); });
+    expr::with_fast_pows(e, [&](const auto& fe) { run_expression_loops(dst, expr::leaf_tensors(fe), span_kernel<T>(fe)); });
 }
 
 /// Whether writing dst element-by-element could change a value the expression has yet to
