@@ -181,8 +181,8 @@ template <int64_t Fixed, class T, class E>
     });
 }
 
-/// One expression's loop, as the evaluation paths call it: `span` for any length, `full_chunk`
-/// for kChunk elements. A full chunk runs a loop of constant trip count: knowing only that
+/// One expression's loop, as the evaluation paths call it: `span` for any length, `chunk` for
+/// at most kChunk elements. A full chunk runs a loop of constant trip count: knowing only that
 /// count <= kChunk, GCC 12 peels the loop into kChunk / 16 vector steps, each followed by an exit
 /// test (W3, a broadcast operand read from its buffer: 0.6x the plain loop with that code, 0.9x
 /// with this).
