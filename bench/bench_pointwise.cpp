@@ -32,8 +32,8 @@
 #define TENET_BENCH_HAVE_SUM 1
 #endif
 
-#if __has_include(<tenet/core/parallel.hpp>)
-#include <tenet/core/parallel.hpp>
+#if __has_include(<tenet/backend/host/parallel.hpp>)
+#include <tenet/backend/host/parallel.hpp>
 #define TENET_BENCH_HAVE_THREADS 1
 #endif
 

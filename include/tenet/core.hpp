@@ -13,7 +13,7 @@
 #include "tenet/core/device.hpp"
 #include "tenet/core/errors.hpp"
 #include "tenet/core/grad_mode.hpp"
-#include "tenet/core/parallel.hpp"
+#include "tenet/backend/host/parallel.hpp"
 #include "tenet/core/static_tensor.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/ops/creation.hpp"

@@ -11,6 +11,6 @@
 #include "tenet/expr/binary_ops.hpp"
 #include "tenet/expr/math.hpp"
 #include "tenet/expr/pow_rewrite.hpp"
-#include "tenet/expr/evaluate.hpp"
+#include "tenet/backend/host/evaluate.hpp"
 
 #include "tenet/core/hook_definitions.hpp"

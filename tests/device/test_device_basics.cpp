@@ -1,4 +1,4 @@
-// The device model (core/device_backend.hpp, kernels/tenet/cuda/): tensors on "cuda", moves
+// The device model (backend/device/device_backend.hpp, kernels/tenet/cuda/): tensors on "cuda", moves
 // between host and device, printing, creation, random numbers, one kernel per assignment,
 // broadcasting and views, in-place writes, autograd across devices, and the errors. Built
 // twice (tests/CMakeLists.txt): on Thrust's OpenMP emulation in CI, and by nvcc for a GPU.

@@ -1,4 +1,4 @@
-// Streaming stores (core/streaming_stores.hpp): a result written around the cache holds the
+// Streaming stores (backend/host/streaming_stores.hpp): a result written around the cache holds the
 // same values whatever its layout, alignment, element type or thread count. Each case lowers
 // the threshold to 0, so small tensors take the streaming path; the expected values are
 // computed element by element from the definitions (small integers: every value is exact).

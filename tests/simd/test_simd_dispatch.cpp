@@ -1,4 +1,4 @@
-// The host loops' AVX2 copies (core/simd_dispatch.hpp) against the baseline loops. They exist only
+// The host loops' AVX2 copies (backend/host/simd_dispatch.hpp) against the baseline loops. They exist only
 // in optimised builds, so this binary is built at -O2 (tests/CMakeLists.txt), unlike the rest of
 // the suite. The property: every result is the same bit for bit whichever copy runs (the
 // baseline loops are the ones the rest of the suite checks against PyTorch).

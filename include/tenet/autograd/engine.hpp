@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "tenet/core/grad_mode.hpp"
-#include "tenet/core/simd_dispatch.hpp"
+#include "tenet/backend/host/simd_dispatch.hpp"
 #include "tenet/autograd/node.hpp"
-#include "tenet/core/device_copy.hpp"
+#include "tenet/backend/device/device_copy.hpp"
 #include "tenet/core/tensor.hpp"
-#include "tenet/expr/evaluate.hpp"
+#include "tenet/backend/host/evaluate.hpp"
 #include "tenet/expr/node.hpp"
 #include "tenet/expr/operators.hpp"
 

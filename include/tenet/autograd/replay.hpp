@@ -27,7 +27,7 @@
 #include "tenet/autograd/saved_expression.hpp"
 #include "tenet/core/grad_mode.hpp"
 #include "tenet/autograd/node.hpp"
-#include "tenet/expr/evaluate.hpp"
+#include "tenet/backend/host/evaluate.hpp"
 #include "tenet/expr/math.hpp"
 #include "tenet/ops/reduce.hpp"
 

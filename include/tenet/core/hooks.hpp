@@ -56,7 +56,7 @@ enum class ProductKind {
 };
 
 /// dst = src converted to T, both on one device (a cast expression evaluated there; needs
-/// the device evaluator). Not a hook: defined in expr/evaluate.hpp.
+/// the device evaluator). Not a hook: defined in backend/host/evaluate.hpp.
 template <class T, class U>
 void convert_on_device(const Tensor<T>& dst, const Tensor<U>& src);
 

@@ -18,7 +18,7 @@
 #include "tenet/core/errors.hpp"
 #include "tenet/core/hooks.hpp"
 #include "tenet/core/tensor.hpp"
-#include "tenet/expr/evaluate.hpp"
+#include "tenet/backend/host/evaluate.hpp"
 #include "tenet/expr/node.hpp"
 
 namespace tenet::inline TENET_ABI {

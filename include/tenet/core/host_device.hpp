@@ -10,7 +10,7 @@
 // Thrust's OpenMP device system stands in for CUDA on the host (how CI tests the device
 // code without a GPU). Elsewhere, an expression over device tensors throws device_error.
 // Moving data (to, cuda, cpu, copy_, fill_, printing) works in every translation unit once
-// a device backend is linked in (core/device_backend.hpp).
+// a device backend is linked in (backend/device/device_backend.hpp).
 
 #if defined(__CUDACC__)
 #define TENET_HD __host__ __device__

@@ -13,7 +13,7 @@
 
 #include "tenet/core/allocator.hpp"
 #include "tenet/core/device.hpp"
-#include "tenet/core/device_backend.hpp"
+#include "tenet/backend/device/device_backend.hpp"
 
 namespace tenet::inline TENET_ABI {
 namespace detail {

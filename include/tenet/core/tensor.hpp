@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "tenet/core/convert.hpp"
-#include "tenet/core/device_backend.hpp"
+#include "tenet/backend/device/device_backend.hpp"
 #include "tenet/core/hooks.hpp"
 #include "tenet/core/nested_list.hpp"
-#include "tenet/core/strided_loop.hpp"
+#include "tenet/backend/host/strided_loop.hpp"
 #include "tenet/core/tensor_impl.hpp"
 #include "tenet/core/tensor_options.hpp"
 #include "tenet/core/value_methods.hpp"
@@ -134,7 +134,7 @@ void check_out_cast(const char* op) {
                           dtype_of<To>.name());
 }
 
-// Copies and fills that involve a device (core/device_copy.hpp, included at the end).
+// Copies and fills that involve a device (backend/device/device_copy.hpp, included at the end).
 template <class T, class U>
 void copy_between_devices(const Tensor<T>& dst, const Tensor<U>& src);
 inline void fill_on_device(const TensorBase& dst, const void* value, int64_t itemsize);
@@ -447,7 +447,7 @@ public:
         return *this;
     }
     /// copy_ without autograd: the data movement alone (used by clone, to, contiguous).
-    /// Works between any two devices (core/device_copy.hpp).
+    /// Works between any two devices (backend/device/device_copy.hpp).
     template <class U>
     Tensor& copy_data_(const Tensor<U>& src) {
         detail::check_no_internal_overlap(impl(), "copy_");
@@ -652,4 +652,4 @@ private:
 
 }  // namespace tenet
 
-#include "tenet/core/device_copy.hpp"
+#include "tenet/backend/device/device_copy.hpp"

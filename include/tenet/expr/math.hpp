@@ -34,7 +34,7 @@
 #include "tenet/core/host_device.hpp"
 #include "tenet/core/errors.hpp"
 #include "tenet/core/tensor.hpp"
-#include "tenet/expr/evaluate.hpp"
+#include "tenet/backend/host/evaluate.hpp"
 #include "tenet/expr/functors.hpp"
 #include "tenet/expr/node.hpp"
 #include "tenet/expr/simd_exp.hpp"

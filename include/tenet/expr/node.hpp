@@ -1,7 +1,7 @@
 #pragma once
 // Expression nodes. `a * b + c` builds a small tree of these by value and allocates
 // nothing; assigning it to a tensor evaluates the whole tree in one pass
-// (expr/evaluate.hpp). Leaves hold their tensors by handle (shared ownership), so
+// (backend/host/evaluate.hpp). Leaves hold their tensors by handle (shared ownership), so
 // `auto e = a + b;` stays valid after `a` and `b` go out of scope.
 //
 // A node is also its own evaluator: `at<K>(ptrs, i)` returns element i of the current

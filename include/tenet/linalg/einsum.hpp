@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "tenet/expr/binary_ops.hpp"
-#include "tenet/expr/evaluate.hpp"
+#include "tenet/backend/host/evaluate.hpp"
 #include "tenet/expr/operators.hpp"
 #include "tenet/linalg/matmul.hpp"
 #include "tenet/ops/reduce.hpp"

@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "tenet/core/errors.hpp"
-#include "tenet/core/parallel.hpp"
-#include "tenet/backend/device_dispatch.hpp"
+#include "tenet/backend/host/parallel.hpp"
+#include "tenet/backend/device/device_dispatch.hpp"
 #include "tenet/core/tensor.hpp"
 
 #ifdef TENET_HAVE_CBLAS

@@ -16,9 +16,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "tenet/core/device_copy.hpp"
+#include "tenet/backend/device/device_copy.hpp"
 #include "tenet/core/errors.hpp"
-#include "tenet/core/strided_loop.hpp"
+#include "tenet/backend/host/strided_loop.hpp"
 #include "tenet/core/tensor.hpp"
 
 namespace tenet::inline TENET_ABI {

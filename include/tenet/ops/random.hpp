@@ -23,7 +23,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "tenet/backend/device_dispatch.hpp"
+#include "tenet/backend/device/device_dispatch.hpp"
 #include "tenet/core/host_device.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/ops/creation.hpp"

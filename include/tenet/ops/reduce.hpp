@@ -7,7 +7,7 @@
 // result is always a materialised Tensor, so `x - x.mean(1, true)` evaluates the mean
 // once and broadcasts the stored result.
 //
-// How the loop runs (expr/evaluate.hpp's LoopGeometry, gather and row odometer reused):
+// How the loop runs (backend/host/evaluate.hpp's LoopGeometry, gather and row odometer reused):
 // the accumulators, the expression's leaves and a virtual "index" operand are laid over
 // the INPUT's shape. The accumulators are contiguous over the kept dims and have stride
 // 0 on the reduced dims; the index operand has row-major strides over the reduced dims
@@ -38,9 +38,9 @@
 #include <vector>
 
 #include "tenet/core/host_device.hpp"
-#include "tenet/core/simd_dispatch.hpp"
+#include "tenet/backend/host/simd_dispatch.hpp"
 #include "tenet/core/tensor.hpp"
-#include "tenet/expr/evaluate.hpp"
+#include "tenet/backend/host/evaluate.hpp"
 #include "tenet/expr/node.hpp"
 
 namespace tenet::inline TENET_ABI {

@@ -1,5 +1,5 @@
 #pragma once
-// The CUDA device backend (core/device_backend.hpp): caching allocation per device, copies
+// The CUDA device backend (backend/device/device_backend.hpp): caching allocation per device, copies
 // between host and devices, strided copies and fills. It registers itself in every program
 // that compiles this header (tenet.hpp includes it under nvcc and TENET_DEVICE_EMULATION).
 //
@@ -17,7 +17,7 @@
 
 #include "tenet/core/allocator.hpp"
 #include "tenet/core/convert.hpp"
-#include "tenet/core/device_backend.hpp"
+#include "tenet/backend/device/device_backend.hpp"
 #include "tenet/expr/functors.hpp"
 #include "tenet/cuda/config.cuh"
 

@@ -18,7 +18,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "tenet/core/device_copy.hpp"
+#include "tenet/backend/device/device_copy.hpp"
 #include "tenet/cuda/config.cuh"
 #include "tenet/linalg/gemm.hpp"
 

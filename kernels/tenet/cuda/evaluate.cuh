@@ -10,8 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "tenet/core/device_copy.hpp"
-#include "tenet/core/device_loop.hpp"
+#include "tenet/backend/device/device_copy.hpp"
+#include "tenet/backend/device/device_loop.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/cuda/config.cuh"
 #include "tenet/cuda/view.cuh"

@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "tenet/core/geometry.hpp"
-#include "tenet/core/simd_dispatch.hpp"
+#include "tenet/backend/host/simd_dispatch.hpp"
 
 // TENET_SIMD_LOOP goes right before a loop whose iterations are independent (no iteration
 // stores what another one reads, except each its own element), and asks the compiler to

@@ -4,7 +4,7 @@
 // a streaming store writes the line around the cache. For an output that cannot stay cached
 // anyway, that saves one of the memory transfers per element (y = a*b + c: five become four;
 // W3's (X + bias) * scale: three become two); see bench/RESULTS.md for the times. The host
-// evaluator uses them (expr/evaluate.hpp); results never depend on it.
+// evaluator uses them (backend/host/evaluate.hpp); results never depend on it.
 //
 // x86-64 only, chosen at run time (AVX-512 or AVX stores; 16-byte SSE2 stores were slower
 // than normal ones on that machine, so they are not used), and not in code nvcc compiles.

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "tenet/core/device_backend.hpp"
+#include "tenet/backend/device/device_backend.hpp"
 #include "tenet/core/tensor.hpp"
 
 namespace tenet::inline TENET_ABI::detail {

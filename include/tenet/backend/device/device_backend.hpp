@@ -19,7 +19,7 @@
 
 #include "tenet/core/device.hpp"
 #include "tenet/core/dtype.hpp"
-#include "tenet/core/device_loop.hpp"
+#include "tenet/backend/device/device_loop.hpp"
 #include "tenet/core/errors.hpp"
 
 namespace tenet::inline TENET_ABI {

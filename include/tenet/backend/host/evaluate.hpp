@@ -24,11 +24,11 @@
 #include <cstdint>
 #include <cstring>
 
-#include "tenet/backend/device_dispatch.hpp"
+#include "tenet/backend/device/device_dispatch.hpp"
 #include "tenet/core/hooks.hpp"
-#include "tenet/core/parallel.hpp"
-#include "tenet/core/streaming_stores.hpp"
-#include "tenet/core/strided_loop.hpp"
+#include "tenet/backend/host/parallel.hpp"
+#include "tenet/backend/host/streaming_stores.hpp"
+#include "tenet/backend/host/strided_loop.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/functors.hpp"
 #include "tenet/expr/node.hpp"
@@ -327,7 +327,7 @@ void run_expression_loops(const Tensor<T>& dst, const std::array<const TensorBas
     // 32 pages) stay in L1 and the TLB. Measured on W4 (4096 x 4096, 2-core EPYC VM): 16 x 256 took
     // 1.6x the time of a 32 x 32 tiled plain loop; 32 x 32 matched it; 64 x 32 is 5-10% faster still.
     constexpr int64_t kTileRows = 64, kTileCols = 32;
-    // Results larger than the last-level cache are streamed past it (core/streaming_stores.hpp),
+    // Results larger than the last-level cache are streamed past it (backend/host/streaming_stores.hpp),
     // unless tiled: W4's 32-column tile rows took 4% longer streamed.
     const StreamCopy stream =
         g.inner_stride(0) == 1 && !transposed ? stream_copy_for(numel * int64_t{sizeof(T)}) : nullptr;
