@@ -370,65 +370,34 @@ struct Derivative<fn::Where> {
 
 // ---- Pushing a gradient from the root to one leaf -------------------------------------
 
-template <class N>
-struct node_traits;
-template <class T, class S>
-struct node_traits<expr::Leaf<T, S>> {
-    static constexpr int arity = 0;
-};
-template <class S>
-struct node_traits<expr::ScalarNode<S>> {
-    static constexpr int arity = -1;
-};
-template <class Op, class A>
-struct node_traits<expr::Unary<Op, A>> {
-    static constexpr int arity = 1;
-    using op = Op;
-};
-template <class Op, class A, class B>
-struct node_traits<expr::Binary<Op, A, B>> {
-    static constexpr int arity = 2;
-    using op = Op;
-};
-template <class Op, class A, class B, class C>
-struct node_traits<expr::Ternary<Op, A, B, C>> {
-    static constexpr int arity = 3;
-    using op = Op;
-};
-
-/// Operand I of an operation node (a, b or c).
-template <size_t I, class N>
-constexpr const auto& operand(const N& n) {
-    if constexpr (I == 0) return n.a;
-    else if constexpr (I == 1) return n.b;
-    else return n.c;
-}
-template <size_t I, class N>
-using operand_t = std::remove_cvref_t<decltype(operand<I>(std::declval<const N&>()))>;
+using expr::arity_v;
+using expr::op_t;
+using expr::operand;
+using expr::operand_t;
 
 /// The step from operation node N towards its leaf K: the operand that holds it (`index`), and
 /// how many of N's leaves come before that operand (`before`; the leaf is the operand's leaf
 /// K - before). leaf_grad, grad_at and gradient_reaches all walk this path.
 template <class N, size_t K>
 struct leaf_step {
-    static constexpr int arity = node_traits<N>::arity;
+    static constexpr int arity = arity_v<N>;
     static constexpr size_t in_a = operand_t<0, N>::num_leaves;
     static constexpr size_t in_b = arity >= 2 ? operand_t<arity >= 2 ? 1 : 0, N>::num_leaves : 0;
     static constexpr size_t index = arity == 1 || K < in_a ? 0 : arity == 2 || K < in_a + in_b ? 1 : 2;
-    static constexpr size_t before = index == 0 ? 0 : index == 1 ? in_a : in_a + in_b;
+    static constexpr size_t before = expr::leaves_before_v<N, index>;
 };
 
 /// g * d(n)/d(leaf K) as an expression over n's shape, or NoGradient.
 template <size_t K, class N, class G>
 auto leaf_grad(const N& n, const G& g) {
-    constexpr int arity = node_traits<N>::arity;
+    constexpr int arity = arity_v<N>;
     if constexpr (is_no_gradient<G> || !FloatingElement<typename N::value_type>) {
         return NoGradient{};
     } else if constexpr (arity == 0) {
         return g;
     } else {
         using S = leaf_step<N, K>;
-        using D = Derivative<typename node_traits<N>::op>;
+        using D = Derivative<op_t<N>>;
         return leaf_grad<K - S::before>(operand<S::index>(n), D::template d<S::index>(n, g));
     }
 }

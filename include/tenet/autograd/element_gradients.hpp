@@ -67,40 +67,19 @@ TENET_LOOP_INLINE value_of_t<N> value_of(const N& n, const Ptrs& ptrs, int64_t j
     else return value_of_t<N>(n.template at<Base>(ptrs, j));
 }
 
-/// Node N rebuilt over the values of its operands (same op, same element and result types).
-template <class N, int Arity = node_traits<N>::arity>
-struct value_view;
-template <class N>
-struct value_view<N, 1> {
-    using type = expr::Unary<typename node_traits<N>::op, value_of_t<decltype(N::a)>>;
-};
-template <class N>
-struct value_view<N, 2> {
-    using type = expr::Binary<typename node_traits<N>::op, value_of_t<decltype(N::a)>, value_of_t<decltype(N::b)>>;
-};
-template <class N>
-struct value_view<N, 3> {
-    using type = expr::Ternary<typename node_traits<N>::op, value_of_t<decltype(N::a)>, value_of_t<decltype(N::b)>,
-                               value_of_t<decltype(N::c)>>;
-};
-template <class N>
-using value_view_t = typename value_view<N>::type;
-
-/// Node n rebuilt over its operands' values at element j (n's first leaf reads ptrs[Base]).
+/// Node n rebuilt over its operands' values at element j (same op, same element and result
+/// types; n's first leaf reads ptrs[Base]).
 template <size_t Base, class N, class Ptrs>
-TENET_LOOP_INLINE value_view_t<N> values_at(const N& n, const Ptrs& ptrs, int64_t j) {
-    constexpr int arity = node_traits<N>::arity;
-    constexpr size_t BaseB = Base + operand_t<0, N>::num_leaves;
-    if constexpr (arity == 1) {
-        return value_view_t<N>(value_of<Base>(n.a, ptrs, j), n.op);
-    } else if constexpr (arity == 2) {
-        return value_view_t<N>(value_of<Base>(n.a, ptrs, j), value_of<BaseB>(n.b, ptrs, j), n.op);
-    } else {
-        constexpr size_t BaseC = BaseB + operand_t<1, N>::num_leaves;
-        return value_view_t<N>(value_of<Base>(n.a, ptrs, j), value_of<BaseB>(n.b, ptrs, j),
-                               value_of<BaseC>(n.c, ptrs, j), n.op);
-    }
+TENET_LOOP_INLINE auto values_at(const N& n, const Ptrs& ptrs, int64_t j) {
+    return expr::rebuild(n, [&]<class O, size_t I>(const O& o, expr::index_c<I>) TENET_FLATTEN_INLINE {
+        return value_of<Base + expr::leaves_before_v<N, I>>(o, ptrs, j);
+    });
 }
+/// The type of values_at(N), from types alone (declared, never defined).
+template <class N, size_t... I>
+auto value_view_of(std::index_sequence<I...>) -> expr::op_node_t<op_t<N>, value_of_t<operand_t<I, N>>...>;
+template <class N>
+using value_view_t = decltype(value_view_of<N>(std::make_index_sequence<arity_v<N>>{}));
 
 /// A rule's result as the gradient passed on: nothing, or its value at this element.
 template <class GE>
@@ -112,13 +91,13 @@ TENET_LOOP_INLINE auto gradient_value(const GE& ge) {
 /// The gradient operand I of N passes on, for an upstream gradient of type G.
 template <class N, size_t I, class G>
 using operand_gradient_t = decltype(gradient_value(
-    Derivative<typename node_traits<N>::op>::template d<I>(std::declval<const value_view_t<N>&>(), std::declval<const G&>())));
+    Derivative<op_t<N>>::template d<I>(std::declval<const value_view_t<N>&>(), std::declval<const G&>())));
 
 /// Whether a gradient of type G at n's root reaches leaf K of N (not through a comparison, a cast
 /// to integers, where's condition, ...). Types only: nothing of N's tree is instantiated.
 template <size_t K, class N, class G>
 constexpr bool gradient_reaches() {
-    constexpr int arity = node_traits<N>::arity;
+    constexpr int arity = arity_v<N>;
     if constexpr (is_no_gradient<G> || !FloatingElement<typename N::value_type>) {
         return false;
     } else if constexpr (arity <= 0) {
@@ -133,15 +112,15 @@ constexpr bool gradient_reaches() {
 /// is a node over values (a Val, or a seed over numbers).
 template <size_t K, size_t Base, class N, class Ptrs, class G>
 TENET_LOOP_INLINE auto grad_at(const N& n, const Ptrs& ptrs, int64_t j, const G& g) {
-    constexpr int arity = node_traits<N>::arity;
+    constexpr int arity = arity_v<N>;
     if constexpr (is_no_gradient<G> || !FloatingElement<typename N::value_type>) {
         return NoGradient{};
     } else if constexpr (arity == 0) {
         return g;
     } else {
-        using D = Derivative<typename node_traits<N>::op>;
+        using D = Derivative<op_t<N>>;
         using S = leaf_step<N, K>;
-        const value_view_t<N> v = values_at<Base>(n, ptrs, j);
+        const auto v = values_at<Base>(n, ptrs, j);
         return grad_at<K - S::before, Base + S::before>(operand<S::index>(n), ptrs, j,
                                                        gradient_value(D::template d<S::index>(v, g)));
     }

@@ -46,6 +46,7 @@ template <class T, size_t Slot>
 struct SlotLeaf : ExpressionBase<SlotLeaf<T, Slot>> {
     using value_type = T;
     using static_shape = DynamicShape;
+    static constexpr int arity = 0;  // a leaf (expr/tree.hpp)
     static constexpr size_t num_leaves = 1;  // keeps leaf positions (leaf_grad<K>) as in the forward
     static constexpr bool is_scalar = false;
     static constexpr bool lasting_shape = true;  // the caller's, outliving the expressions
@@ -63,34 +64,17 @@ struct SlotLeaf : ExpressionBase<SlotLeaf<T, Slot>> {
         return static_cast<const T*>(ptrs[Slot])[i];
     }
 };
-template <class T, size_t Slot>
-struct node_traits<SlotLeaf<T, Slot>> {
-    static constexpr int arity = 0;
-};
-
 /// n with its leaves replaced by SlotLeafs numbered from Base in leaf order.
 template <size_t Base, class N>
 auto slotted(const N& n, const IntArray& shape) {
-    constexpr int arity = node_traits<N>::arity;
-    if constexpr (arity < 0) {
+    if constexpr (arity_v<N> < 0) {
         return n;
-    } else if constexpr (arity == 0) {
+    } else if constexpr (arity_v<N> == 0) {
         return SlotLeaf<typename N::value_type, Base>(shape);
     } else {
-        using Op = typename node_traits<N>::op;
-        auto a = slotted<Base>(n.a, shape);
-        constexpr size_t BaseB = Base + decltype(n.a)::num_leaves;
-        if constexpr (arity == 1) {
-            return expr::Unary<Op, decltype(a)>(std::move(a), n.op);
-        } else if constexpr (arity == 2) {
-            auto b = slotted<BaseB>(n.b, shape);
-            return expr::Binary<Op, decltype(a), decltype(b)>(std::move(a), std::move(b), n.op);
-        } else {
-            auto b = slotted<BaseB>(n.b, shape);
-            auto c = slotted<BaseB + decltype(n.b)::num_leaves>(n.c, shape);
-            return expr::Ternary<Op, decltype(a), decltype(b), decltype(c)>(std::move(a), std::move(b), std::move(c),
-                                                                            n.op);
-        }
+        return expr::rebuild(n, [&]<class O, size_t I>(const O& o, expr::index_c<I>) {
+            return slotted<Base + expr::leaves_before_v<N, I>>(o, shape);
+        });
     }
 }
 

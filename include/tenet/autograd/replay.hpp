@@ -268,35 +268,23 @@ template <class E>
 /// (numbers and operations on numbers) stay in the expression; tensors become leaves.
 template <class N>
 auto replay(const N& n) {
-    constexpr int arity = node_traits<N>::arity;
     if constexpr (N::num_leaves == 0) {
         return n;
-    } else if constexpr (arity == 0) {
+    } else if constexpr (arity_v<N> == 0) {
         return expr::Leaf<typename N::value_type, replay_shape_t<N>>(n.tensor);
     } else {
-        using Op = typename node_traits<N>::op;
-        if constexpr (arity == 1) {
-            auto a = replay(n.a);
-            if constexpr (LocalDerivative<Op>) {
-                if constexpr (Expansion<Op>::constant) {
-                    NoGradGuard no_grad;  // a mask: no gradient flows through it
-                    return record_op(expr::Unary<Op, decltype(a)>(std::move(a), n.op));
-                } else {
-                    return replay(Expansion<Op>::of(n.op, a));
-                }
+        using Op = op_t<N>;
+        // The operands first, in order, then this operation over them.
+        auto over_replayed = expr::rebuild(n, [](const auto& o, auto) { return replay(o); });
+        if constexpr (arity_v<N> == 1 && LocalDerivative<Op>) {
+            if constexpr (Expansion<Op>::constant) {
+                NoGradGuard no_grad;  // a mask: no gradient flows through it
+                return record_op(std::move(over_replayed));
             } else {
-                return record_op(expr::Unary<Op, decltype(a)>(std::move(a), n.op));
+                return replay(Expansion<Op>::of(n.op, over_replayed.a));
             }
-        } else if constexpr (arity == 2) {
-            auto a = replay(n.a);
-            auto b = replay(n.b);
-            return record_op(expr::Binary<Op, decltype(a), decltype(b)>(std::move(a), std::move(b), n.op));
         } else {
-            auto a = replay(n.a);
-            auto b = replay(n.b);
-            auto c = replay(n.c);
-            return record_op(expr::Ternary<Op, decltype(a), decltype(b), decltype(c)>(std::move(a), std::move(b),
-                                                                                     std::move(c), n.op));
+            return record_op(std::move(over_replayed));
         }
     }
 }

@@ -124,7 +124,7 @@ const char* op_backward_name() {
 /// PyTorch's backward name of the root operation of E.
 template <class E>
 const char* backward_name() {
-    constexpr int arity = node_traits<E>::arity;
+    constexpr int arity = arity_v<E>;
     if constexpr (arity <= 0) {
         return "CloneBackward0";
     } else {
@@ -140,7 +140,7 @@ const char* backward_name() {
             if constexpr (arity == 3) return decltype(std::declval<E>().c)::is_scalar;
             return false;
         }();
-        return op_backward_name<typename node_traits<E>::op, arity, scalar_a, scalar_b, scalar_c>();
+        return op_backward_name<op_t<E>, arity, scalar_a, scalar_b, scalar_c>();
     }
 }
 

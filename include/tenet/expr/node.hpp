@@ -22,6 +22,7 @@
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/evaluating_methods.hpp"
 #include "tenet/expr/promotion.hpp"
+#include "tenet/expr/tree.hpp"
 
 namespace tenet::inline TENET_ABI {
 
@@ -57,6 +58,7 @@ template <Element T, class S = DynamicShape>
 struct Leaf : ExpressionBase<Leaf<T, S>> {
     using value_type = T;
     using static_shape = S;
+    static constexpr int arity = 0;  // the tree protocol (expr/tree.hpp)
     static constexpr size_t num_leaves = 1;
     static constexpr bool is_scalar = false;
     /// Not lasting (see NodeShape): an in-place shape op (unsqueeze_) changes the tensor's sizes.
@@ -87,6 +89,7 @@ template <class S>
 struct ScalarNode : ExpressionBase<ScalarNode<S>> {
     using value_type = S;
     using static_shape = Shape<>;
+    static constexpr int arity = -1;
     static constexpr size_t num_leaves = 0;
     static constexpr bool is_scalar = true;
     static constexpr bool lasting_shape = true;
@@ -180,6 +183,8 @@ struct Unary : ExpressionBase<Unary<Op, A>> {
     /// refuses (its static_assert) fails here, at the operator, not at the assignment.
     using op_result = decltype(std::declval<const Op&>()(std::declval<compute_type>()));
     using static_shape = typename A::static_shape;
+    static constexpr int arity = 1;
+    using op_type = Op;
     static constexpr size_t num_leaves = A::num_leaves;
     static constexpr bool is_scalar = false;
     static constexpr bool lasting_shape = A::lasting_shape;
@@ -211,6 +216,8 @@ struct Binary : ExpressionBase<Binary<Op, A, B>> {
     using op_result = decltype(std::declval<const Op&>()(std::declval<compute_type>(), std::declval<compute_type>()));
     /// Deduced at compile time when both shapes are static; mismatches do not compile.
     using static_shape = static_broadcast_t<typename A::static_shape, typename B::static_shape>;
+    static constexpr int arity = 2;
+    using op_type = Op;
     static constexpr size_t num_leaves = A::num_leaves + B::num_leaves;
     static constexpr bool is_scalar = false;
     static constexpr bool lasting_shape = A::lasting_shape && B::lasting_shape;
@@ -255,6 +262,8 @@ struct Ternary : ExpressionBase<Ternary<Op, A, B, C>> {
     using value_type = typename Op::template result_t<common_type>;
     using static_shape = static_broadcast_t<static_broadcast_t<typename A::static_shape, typename B::static_shape>,
                                             typename C::static_shape>;
+    static constexpr int arity = 3;
+    using op_type = Op;
     static constexpr size_t num_leaves = A::num_leaves + B::num_leaves + C::num_leaves;
     static constexpr bool is_scalar = false;
     static constexpr bool lasting_shape = A::lasting_shape && B::lasting_shape && C::lasting_shape;

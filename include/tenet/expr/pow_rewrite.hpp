@@ -23,24 +23,24 @@
 
 namespace tenet::inline TENET_ABI::expr {
 
+/// Whether node N is a pow by a C++ number.
+template <class N>
+inline constexpr bool is_number_pow = [] {
+    if constexpr (arity_v<N> == 2) return std::is_same_v<op_t<N>, fn::Pow> && operand_t<1, N>::is_scalar;
+    else return false;
+}();
+
 /// How many pows by a number N contains.
 template <class N>
-struct NumberPows {
-    static constexpr int count = 0;
-};
-template <class Op, class A>
-struct NumberPows<Unary<Op, A>> {
-    static constexpr int count = NumberPows<A>::count;
-};
-template <class Op, class A, class B>
-struct NumberPows<Binary<Op, A, B>> {
-    static constexpr int count =
-        NumberPows<A>::count + NumberPows<B>::count + (std::is_same_v<Op, fn::Pow> && B::is_scalar);
-};
-template <class Op, class A, class B, class C>
-struct NumberPows<Ternary<Op, A, B, C>> {
-    static constexpr int count = NumberPows<A>::count + NumberPows<B>::count + NumberPows<C>::count;
-};
+constexpr int number_pows() {
+    if constexpr (arity_v<N> <= 0) {
+        return 0;
+    } else {
+        return [&]<size_t... I>(std::index_sequence<I...>) {
+            return (number_pows<operand_t<I, N>>() + ... + int{is_number_pow<N>});
+        }(std::make_index_sequence<arity_v<N>>{});
+    }
+}
 
 /// x^k for a small integer k, without a call: x^2 = x*x, x^3 = x*x*x, x^-1 = 1/x,
 /// x^-2 = 1/(x*x) (PyTorch's pow kernel computes these the same way; x^0 is 1, x^1 is x).
@@ -86,19 +86,12 @@ inline constexpr bool small_pow_rewritable = [] {
 /// by a number in n is a square (then square(x), as cheap as the hand loop's x * x), 0 if every
 /// exponent is in {0, 1, 2, 3, 4}, 1 if every one is in {-2, -1, 0, ..., 4}, 2 otherwise (then
 /// the pows stay std::pow calls). Start from c = -1.
-struct PowClass {
-    template <class N>
-    static void of(const N&, int&) {}
-    template <class Op, class A>
-    static void of(const Unary<Op, A>& n, int& c) {
-        of(n.a, c);
-    }
-    template <class Op, class A, class B>
-    static void of(const Binary<Op, A, B>& n, int& c) {
-        of(n.a, c);
-        of(n.b, c);
-        if constexpr (std::is_same_v<Op, fn::Pow> && B::is_scalar) {
-            if constexpr (!small_pow_rewritable<Binary<Op, A, B>, A>) {
+template <class N>
+void pow_class(const N& n, int& c) {
+    if constexpr (arity_v<N> > 0) {
+        for_each_operand(n, [&](const auto& o, auto) { pow_class(o, c); });
+        if constexpr (is_number_pow<N>) {
+            if constexpr (!small_pow_rewritable<N, operand_t<0, N>>) {
                 c = 2;
             } else {
                 const double p = static_cast<double>(n.b.value);
@@ -110,48 +103,35 @@ struct PowClass {
             }
         }
     }
-    template <class Op, class A, class B, class C>
-    static void of(const Ternary<Op, A, B, C>& n, int& c) {
-        of(n.a, c);
-        of(n.b, c);
-        of(n.c, c);
-    }
-};
+}
 
-/// n with every pow by a number rewritten as P: SmallPow<Negative> (PowClass said they all
-/// fit), or fn::Square (PowClass said they are all squares).
+/// n with every pow by a number rewritten as P: SmallPow<Negative> (pow_class said they all
+/// fit), or fn::Square (pow_class said they are all squares).
 template <class P, class N>
-N small_pows(const N& n) {
-    return n;
-}
-template <class P, class Op, class A>
-auto small_pows(const Unary<Op, A>& n) {
-    auto a = small_pows<P>(n.a);
-    return Unary<Op, decltype(a)>(std::move(a), n.op);
-}
-template <class P, class Op, class A, class B>
-auto small_pows(const Binary<Op, A, B>& n) {
-    auto a = small_pows<P>(n.a);
-    constexpr bool rewritable = [] {  // Unary<P, ...> is formed only where the pow is floating
-        if constexpr (std::is_same_v<Op, fn::Pow> && B::is_scalar && small_pow_rewritable<Binary<Op, A, B>, A>)
-            return std::is_same_v<typename Unary<P, decltype(a)>::value_type, typename Binary<Op, A, B>::value_type>;
-        else return false;
-    }();
-    if constexpr (rewritable) {
-        P op;
-        if constexpr (!std::is_same_v<P, fn::Square>) op.k = static_cast<int>(n.b.value);
-        return Unary<P, decltype(a)>(std::move(a), op);
+auto small_pows(const N& n) {
+    if constexpr (arity_v<N> <= 0) {
+        return n;
     } else {
-        auto b = small_pows<P>(n.b);
-        return Binary<Op, decltype(a), decltype(b)>(std::move(a), std::move(b), n.op);
+        using A2 = decltype(small_pows<P>(operand<0>(n)));
+        // Unary<P, ...> is formed only where the pow is floating, and small_pow_rewritable only
+        // for pows (nested: a condition names, so instantiates, every operand of its &&).
+        constexpr bool rewritable = [] {
+            if constexpr (is_number_pow<N>) {
+                if constexpr (small_pow_rewritable<N, operand_t<0, N>>)
+                    return std::is_same_v<typename Unary<P, A2>::value_type, typename N::value_type>;
+                else return false;
+            } else {
+                return false;
+            }
+        }();
+        if constexpr (rewritable) {
+            P op;
+            if constexpr (!std::is_same_v<P, fn::Square>) op.k = static_cast<int>(n.b.value);
+            return Unary<P, A2>(small_pows<P>(n.a), op);
+        } else {
+            return rebuild(n, [](const auto& o, auto) { return small_pows<P>(o); });
+        }
     }
-}
-template <class P, class Op, class A, class B, class C>
-auto small_pows(const Ternary<Op, A, B, C>& n) {
-    auto a = small_pows<P>(n.a);
-    auto b = small_pows<P>(n.b);
-    auto c = small_pows<P>(n.c);
-    return Ternary<Op, decltype(a), decltype(b), decltype(c)>(std::move(a), std::move(b), std::move(c), n.op);
 }
 
 /// Calls f with n's pows by small integers rewritten as square(x) when all of them are squares
@@ -161,11 +141,11 @@ auto small_pows(const Ternary<Op, A, B, C>& n) {
 /// without passes through.
 template <class N, class F>
 void with_fast_pows(const N& n, F&& f) {
-    if constexpr (NumberPows<N>::count == 0) {
+    if constexpr (number_pows<N>() == 0) {
         f(n);
     } else {
         int c = -1;
-        PowClass::of(n, c);
+        pow_class(n, c);
         if (c == -1) f(small_pows<fn::Square>(n));
         else if (c == 0) f(small_pows<SmallPow<false>>(n));
         else if (c == 1) f(small_pows<SmallPow<true>>(n));

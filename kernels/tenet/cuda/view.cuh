@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "tenet/core/convert.hpp"
 #include "tenet/core/host_device.hpp"
@@ -82,48 +83,39 @@ struct TernaryView {
 };
 
 // ---- From a host node to its view -----------------------------------------------------------
-// A class template, not overloads: a child's specialization is found whatever the order.
 
-template <class N>
-struct ViewOf;
-template <class T, class S>
-struct ViewOf<expr::Leaf<T, S>> {
-    static LeafView<T> make(const expr::Leaf<T, S>&) { return {}; }
+/// The view of operation node N over the child views V (one per operand).
+template <class N, class... V>
+struct op_view;
+template <class N, class A>
+struct op_view<N, A> {
+    using type = UnaryView<N, expr::op_t<N>, A>;
 };
-template <class S>
-struct ViewOf<expr::ScalarNode<S>> {
-    static ScalarView<S> make(const expr::ScalarNode<S>& n) { return {n.value}; }
+template <class N, class A, class B>
+struct op_view<N, A, B> {
+    using type = BinaryView<N, expr::op_t<N>, A, B>;
 };
-template <class Op, class A>
-struct ViewOf<expr::Unary<Op, A>> {
-    using N = expr::Unary<Op, A>;
-    static auto make(const N& n) { return UnaryView<N, Op, decltype(ViewOf<A>::make(n.a))>{ViewOf<A>::make(n.a), n.op}; }
-};
-template <class Op, class A, class B>
-struct ViewOf<expr::Binary<Op, A, B>> {
-    using N = expr::Binary<Op, A, B>;
-    static auto make(const N& n) {
-        return BinaryView<N, Op, decltype(ViewOf<A>::make(n.a)), decltype(ViewOf<B>::make(n.b))>{
-            ViewOf<A>::make(n.a), ViewOf<B>::make(n.b), n.op};
-    }
-};
-template <class Op, class A, class B, class C>
-struct ViewOf<expr::Ternary<Op, A, B, C>> {
-    using N = expr::Ternary<Op, A, B, C>;
-    static auto make(const N& n) {
-        return TernaryView<N, Op, decltype(ViewOf<A>::make(n.a)), decltype(ViewOf<B>::make(n.b)),
-                           decltype(ViewOf<C>::make(n.c))>{ViewOf<A>::make(n.a), ViewOf<B>::make(n.b),
-                                                           ViewOf<C>::make(n.c), n.op};
-    }
+template <class N, class A, class B, class C>
+struct op_view<N, A, B, C> {
+    using type = TernaryView<N, expr::op_t<N>, A, B, C>;
 };
 
-/// The device view of expression node e.
+/// The device view of expression node e (the tree protocol, expr/tree.hpp).
 template <class E>
 auto view_of(const E& e) {
-    return ViewOf<E>::make(e);
+    if constexpr (expr::arity_v<E> < 0) {
+        return ScalarView<typename E::value_type>{e.value};
+    } else if constexpr (expr::arity_v<E> == 0) {
+        return LeafView<typename E::value_type>{};
+    } else {
+        return [&]<size_t... I>(std::index_sequence<I...>) {
+            using View = typename op_view<E, decltype(view_of(expr::operand<I>(e)))...>::type;
+            return View{view_of(expr::operand<I>(e))..., e.op};
+        }(std::make_index_sequence<expr::arity_v<E>>{});
+    }
 }
 /// The view type of node E.
 template <class E>
-using view_t = decltype(ViewOf<E>::make(std::declval<const E&>()));
+using view_t = decltype(view_of(std::declval<const E&>()));
 
 }  // namespace tenet::kernels
