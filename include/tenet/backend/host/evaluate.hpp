@@ -162,7 +162,7 @@ void point_leaves_at_chunk(const LoopGeometry<N>& g, const std::array<int64_t, N
 
 /// The leaves' pointers of one span: leaf l's element i is at ptrs[l] + i.
 template <size_t L>
-using LeafPointers = std::array<const void*, L + (L == 0)>;
+using SpanPointers = std::array<const void*, L + (L == 0)>;
 
 /// o[i] = element i of the expression at `e` (leaves read through `ptrs`) for i in [0, n), or
 /// in [0, Fixed) when Fixed > 0 (a constant trip count): the loop every host evaluation path
@@ -171,7 +171,7 @@ using LeafPointers = std::array<const void*, L + (L == 0)>;
 /// out of line in a large translation unit, and the loop scalar. Never inlined into its callers:
 /// each would get its own copy of the loop.
 template <int64_t Fixed, class T, class E>
-[[gnu::noinline]] TENET_LOOP_FLATTEN void evaluate_span(const void* e, T* o, const LeafPointers<E::num_leaves>& ptrs,
+[[gnu::noinline]] TENET_LOOP_FLATTEN void evaluate_span(const void* e, T* o, const SpanPointers<E::num_leaves>& ptrs,
                                                         int64_t n) {
     const E& expression = *static_cast<const E*>(e);
     const int64_t count = Fixed > 0 ? Fixed : n;
@@ -188,13 +188,13 @@ template <int64_t Fixed, class T, class E>
 /// with this).
 template <class T, size_t L>
 struct SpanKernel {
-    using Loop = void (*)(const void*, T*, const LeafPointers<L>&, int64_t);
+    using Loop = void (*)(const void*, T*, const SpanPointers<L>&, int64_t);
     const void* expression;
     Loop any_length;
     Loop chunk_length;
 
-    void span(T* o, const LeafPointers<L>& ptrs, int64_t n) const { any_length(expression, o, ptrs, n); }
-    void chunk(T* o, const LeafPointers<L>& ptrs, int64_t n) const {
+    void span(T* o, const SpanPointers<L>& ptrs, int64_t n) const { any_length(expression, o, ptrs, n); }
+    void chunk(T* o, const SpanPointers<L>& ptrs, int64_t n) const {
         (n == kChunk ? chunk_length : any_length)(expression, o, ptrs, n);
     }
 };
@@ -221,7 +221,7 @@ void run_row_segment(const LoopGeometry<L + 1>& g, const SpanKernel<T, L>& k, co
         col_begin += head;
         if (col_begin == col_end) return;
     }
-    LeafPointers<L> ptrs{};
+    SpanPointers<L> ptrs{};
     if (unit && !Stream) {  // every operand unit-stride: read in place, the loop vectorises
         for (size_t l = 0; l < L; ++l) ptrs[l] = g.address(l + 1, off, col_begin);
         k.span(out + col_begin, ptrs, col_end - col_begin);
@@ -273,7 +273,7 @@ void run_row_segment(const LoopGeometry<L + 1>& g, const SpanKernel<T, L>& k, co
 /// `overlaps` says a leaf shares memory with dst other than element-for-element.
 template <size_t L>
 struct FlatOperands {
-    LeafPointers<L> ptrs{};
+    SpanPointers<L> ptrs{};
     bool flat = true;
     bool overlaps = false;
     bool on_host = true;  ///< every leaf in host memory
