@@ -128,19 +128,13 @@ const char* backward_name() {
     if constexpr (arity <= 0) {
         return "CloneBackward0";
     } else {
-        constexpr bool scalar_a = [] {
-            if constexpr (arity == 2) return decltype(std::declval<E>().a)::is_scalar;
-            return false;
-        }();
-        constexpr bool scalar_b = [] {
-            if constexpr (arity == 2) return decltype(std::declval<E>().b)::is_scalar;
-            return false;
-        }();
-        constexpr bool scalar_c = [] {
-            if constexpr (arity == 3) return decltype(std::declval<E>().c)::is_scalar;
-            return false;
-        }();
-        return op_backward_name<op_t<E>, arity, scalar_a, scalar_b, scalar_c>();
+        // Whether operand I exists and is a C++ number (make_backward_name asks only where it does).
+        constexpr auto scalar = []<size_t I>(expr::index_c<I>) {
+            if constexpr (I < arity) return operand_t<I, E>::is_scalar;
+            else return false;
+        };
+        return op_backward_name<op_t<E>, arity, scalar(expr::index_c<0>{}), scalar(expr::index_c<1>{}),
+                                scalar(expr::index_c<2>{})>();
     }
 }
 
