@@ -331,7 +331,10 @@ Tensor<T> dstack(std::initializer_list<Tensor<T>> tensors) {
 //   cat(std::tuple{a + b, i64, s})   any mix of tensors, static tensors and expressions, with
 //                                    PyTorch's promotion of their element types
 //   cat({a + b, c + d})              a braced list of expressions of ONE type
-//   cat<float>({a + b, c, i64})      any braced list, each element converted to the named type
+//   cat<float>({a + b, c, cast<float>(i64)})
+//                                    a braced list of the named type: each expression (of any
+//                                    element type) evaluated as it; a tensor of another type
+//                                    does not convert implicitly (cast<float>(t) or t.to<float>())
 // A braced list whose elements differ in type (`cat({a + b, c})`, `cat({i64, f32})`) gives
 // C++ nothing to deduce the result type from: it is one static_assert saying so.
 
