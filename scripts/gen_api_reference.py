@@ -57,7 +57,7 @@ INTERNAL_HEADERS = {
     "backend/device/device_dispatch.hpp", "backend/device/device_copy.hpp",
     "backend/device/device_loop.hpp", "core/hooks.hpp", "core/hooks_off.hpp", "core/hook_definitions.hpp",
     "core/host_device.hpp", "backend/host/strided_loop.hpp", "core/storage.hpp", "core/geometry.hpp",
-    "core/value_methods.hpp", "backend/host/evaluate.hpp", "expr/evaluating_methods.hpp",
+    "core/value_methods.hpp", "backend/host/evaluate.hpp", "backend/host/reduce_loops.hpp", "ops/reducers.hpp", "expr/evaluating_methods.hpp",
     "expr/functors.hpp", "expr/node.hpp", "expr/pow_rewrite.hpp", "expr/promotion.hpp",
     "expr/simd_exp.hpp", "linalg/gemm.hpp", "linalg/recording.hpp", "linalg/common.hpp",
 }

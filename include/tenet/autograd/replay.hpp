@@ -24,6 +24,7 @@
 
 #include "tenet/autograd/derivatives.hpp"
 #include "tenet/autograd/engine.hpp"
+#include "tenet/autograd/gradient_pass.hpp"
 #include "tenet/autograd/saved_expression.hpp"
 #include "tenet/core/grad_mode.hpp"
 #include "tenet/autograd/node.hpp"
@@ -116,43 +117,6 @@ template <class N>
 /// promotion (expr::common_t); every other shape is dynamic, for fewer distinct node types.
 template <class N>
 using replay_shape_t = std::conditional_t<expr::static_zero_dim<N>, Shape<>, DynamicShape>;
-
-/// Sums `full` (contiguous) over the dims that broadcasting added or stretched, back to
-/// `shape`, accumulating in double. A plain strided loop, not a reduction expression: it
-/// is instantiated wherever anything is recorded.
-template <class T>
-Tensor<T> sum_to(const Tensor<T>& full, const IntArray& shape) {
-    if (full.sizes() == shape) return full;
-    if (product(shape) == full.numel()) return full.contiguous().view(shape);  // only size-1 dims differ
-    if (!full.is_cpu()) {  // a reduction on the device
-#if TENET_DEVICE_EVALUATOR
-        const size_t lead = full.sizes().size() - shape.size();
-        IntArray dims;
-        for (size_t d = 0; d < full.sizes().size(); ++d)
-            if (d < lead || (shape[d - lead] == 1 && full.sizes()[d] != 1)) dims.push_back(static_cast<int64_t>(d));
-        if constexpr (FloatingElement<T>) return Tensor<T>(detail::sum_impl(full, dims, true)).view(shape);
-        else detail::fail<dtype_error>("backward: gradients are floating point, got ", dtype_of<T>);
-#else
-        detail::no_device_evaluator("backward", full.device());
-#endif
-    }
-    const Tensor<T> src = full.contiguous();
-    // The destination as strides over full's shape: 0 along the summed dims.
-    const IntArray dense = detail::contiguous_strides(shape);
-    const size_t lead = src.sizes().size() - shape.size();
-    IntArray to(src.sizes().size(), 0);
-    for (size_t d = lead; d < src.sizes().size(); ++d)
-        if (!(shape[d - lead] == 1 && src.sizes()[d] != 1)) to[d] = dense[d - lead];
-    std::vector<double> acc(static_cast<size_t>(product(shape)), 0.0);
-    const T* from = src.data_ptr();
-    detail::for_each_offset<2>(src.sizes(), {to, src.strides()}, {0, 0}, [&](const std::array<int64_t, 2>& o) {
-        acc[static_cast<size_t>(o[0])] += convert<double>(from[o[1]]);
-    });
-    Tensor<T> out(detail::make_contiguous_impl(shape, dtype_of<T>, Device(DeviceType::CPU)));
-    T* o = out.data_ptr();
-    for (size_t k = 0; k < acc.size(); ++k) o[k] = convert<T>(acc[k]);
-    return out;
-}
 
 /// sum_to's node: the gradient is expanded back, which
 /// is a view, so this backward is recorded as it is under create_graph.

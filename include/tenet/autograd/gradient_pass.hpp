@@ -1,0 +1,373 @@
+#pragma once
+// The fused first-order backward on the host: one pass over the elements evaluates the gradient
+// of every leaf of a recorded expression (grad_at<K>, autograd/element_gradients.hpp), each
+// summed back to its leaf's shape (a one-element leaf in the pass itself, LaneSum; any other
+// broadcast leaf by sum_to after it). FusedNode, ReduceNode and EagerSumNode (record.hpp) run it.
+
+#include "tenet/config.hpp"
+#include <array>
+#include <cstddef>
+#include <cstring>
+#include <optional>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "tenet/autograd/derivatives.hpp"
+#include "tenet/autograd/element_gradients.hpp"
+#include "tenet/autograd/node.hpp"
+#include "tenet/autograd/saved_expression.hpp"
+#include "tenet/backend/host/evaluate.hpp"
+#include "tenet/backend/host/reduce_loops.hpp"
+#include "tenet/backend/host/simd_dispatch.hpp"
+#include "tenet/expr/pow_rewrite.hpp"
+#include "tenet/ops/reduce.hpp"
+
+namespace tenet::inline TENET_ABI::autograd {
+
+/// Sums `full` (contiguous) over the dims that broadcasting added or stretched, back to
+/// `shape`, accumulating in double. A plain strided loop, not a reduction expression: it
+/// is instantiated wherever anything is recorded.
+template <class T>
+Tensor<T> sum_to(const Tensor<T>& full, const IntArray& shape) {
+    if (full.sizes() == shape) return full;
+    if (product(shape) == full.numel()) return full.contiguous().view(shape);  // only size-1 dims differ
+    if (!full.is_cpu()) {  // a reduction on the device
+#if TENET_DEVICE_EVALUATOR
+        const size_t lead = full.sizes().size() - shape.size();
+        IntArray dims;
+        for (size_t d = 0; d < full.sizes().size(); ++d)
+            if (d < lead || (shape[d - lead] == 1 && full.sizes()[d] != 1)) dims.push_back(static_cast<int64_t>(d));
+        if constexpr (FloatingElement<T>) return Tensor<T>(detail::sum_impl(full, dims, true)).view(shape);
+        else detail::fail<dtype_error>("backward: gradients are floating point, got ", dtype_of<T>);
+#else
+        detail::no_device_evaluator("backward", full.device());
+#endif
+    }
+    const Tensor<T> src = full.contiguous();
+    // The destination as strides over full's shape: 0 along the summed dims.
+    const IntArray dense = detail::contiguous_strides(shape);
+    const size_t lead = src.sizes().size() - shape.size();
+    IntArray to(src.sizes().size(), 0);
+    for (size_t d = lead; d < src.sizes().size(); ++d)
+        if (!(shape[d - lead] == 1 && src.sizes()[d] != 1)) to[d] = dense[d - lead];
+    std::vector<double> acc(static_cast<size_t>(product(shape)), 0.0);
+    const T* from = src.data_ptr();
+    detail::for_each_offset<2>(src.sizes(), {to, src.strides()}, {0, 0}, [&](const std::array<int64_t, 2>& o) {
+        acc[static_cast<size_t>(o[0])] += convert<double>(from[o[1]]);
+    });
+    Tensor<T> out(detail::make_contiguous_impl(shape, dtype_of<T>, Device(DeviceType::CPU)));
+    T* o = out.data_ptr();
+    for (size_t k = 0; k < acc.size(); ++k) o[k] = convert<T>(acc[k]);
+    return out;
+}
+
+// ---- One pass for all the gradients of a node ---------------------------------------------
+//
+// The gradient expressions of a node's leaves repeat most of the forward (sigmoid(x*w + b)
+// appears in the gradient of w and of b). Evaluated in one loop over ONE shared table of
+// operand pointers, the compiler sees the same loads and computes the shared part once.
+// So every leaf of every gradient expression reads a fixed slot of that table: a SlotLeaf.
+
+/// A contiguous operand of a backward expression: element i of slot `Slot` of the table.
+template <class T, size_t Slot>
+struct SlotLeaf : ExpressionBase<SlotLeaf<T, Slot>> {
+    using value_type = T;
+    using static_shape = DynamicShape;
+    static constexpr int arity = 0;  // a leaf (expr/tree.hpp)
+    static constexpr size_t num_leaves = 1;  // keeps leaf positions (leaf_grad<K>) as in the forward
+    static constexpr bool is_scalar = false;
+    static constexpr bool lasting_shape = true;  // the caller's, outliving the expressions
+    static constexpr bool holds_values = false;
+
+    const IntArray* shape_;
+
+    explicit SlotLeaf(const IntArray& s) : shape_(&s) {}
+    const IntArray& shape() const { return *shape_; }
+    std::optional<Device> device() const { return std::nullopt; }
+    template <class F>
+    void for_each_leaf(F&&) const {}
+    template <size_t K, class Ptrs>
+    TENET_ALWAYS_INLINE T at(const Ptrs& ptrs, int64_t i) const {
+        return static_cast<const T*>(ptrs[Slot])[i];
+    }
+};
+/// n with its leaves replaced by SlotLeafs numbered from Base in leaf order.
+template <size_t Base, class N>
+auto slotted(const N& n, const IntArray& shape) {
+    if constexpr (arity_v<N> < 0) {
+        return n;
+    } else if constexpr (arity_v<N> == 0) {
+        return SlotLeaf<typename N::value_type, Base>(shape);
+    } else {
+        return expr::rebuild(n, [&]<class O, size_t I>(const O& o, expr::index_c<I>) {
+            return slotted<Base + expr::leaves_before_v<N, I>>(o, shape);
+        });
+    }
+}
+
+/// Where an unwanted gradient goes.
+template <class T, int64_t N>
+struct ScratchBlock {
+    ScratchBlock() {}  // user-provided: value-initialisation leaves the block uninitialised
+    T data[N];
+};
+
+/// The upstream gradient at element j, as the per-element rules take it: a seed over numbers as
+/// it is, a tensor's element as a Val.
+template <class Seed, class Ptrs>
+TENET_LOOP_INLINE auto seed_at(const Seed& seed, const Ptrs& at, int64_t j) {
+    if constexpr (Seed::holds_values) return seed;
+    else return val_t<Seed>(seed.template at<0>(at, j));
+}
+template <class Seed>
+using seed_value_t = decltype(seed_at(std::declval<const Seed&>(), std::declval<const std::array<const void*, 1>&>(), 0));
+
+/// Whether leaf K of the (slotted) expression SE gets a gradient from the upstream gradient Seed.
+template <size_t K, class SE, class Seed>
+inline constexpr bool wants_gradient = gradient_reaches<K, SE, seed_value_t<Seed>>();
+
+/// Element j of leaf K's gradient, as T (always inlined: a call left in run_gradients' loop, as
+/// GCC leaves a large lambda at -O2, stops its vectorisation).
+template <class T, size_t K, class SE, class Seed, class Ptrs>
+TENET_LOOP_INLINE T gradient_at(const SE& se, const Seed& seed, const Ptrs& at, int64_t j) {
+    if constexpr (!wants_gradient<K, SE, Seed>) return T{};
+    else return convert<T>(grad_at<K, 0>(se, at, j, seed_at(seed, at, j)).template at<0>(at, j));
+}
+
+/// Stores element j of every gradient, all computed before the first store (arguments are
+/// evaluated before the call). A store through a float pointer could reach the operands, so a
+/// value computed after one loads them again and repeats the shared work: W8 computed
+/// sigmoid(x*w + b) five times per element, 2.5x slower. Scalar arguments, not a tuple,
+/// which GCC -O2 keeps in memory (no vectorisation).
+template <class... T, size_t... K, class... V>
+TENET_LOOP_INLINE void store_gradients(const std::tuple<T*...>& to, int64_t j, std::index_sequence<K...>,
+                                                   V... v) {
+    ((std::get<K>(to)[j] = v), ...);
+}
+
+/// The elements run_gradients evaluates per block (the scratch blocks' length).
+inline constexpr int64_t kGradientBlock = 256;
+
+/// Evaluates the gradient of every leaf K of `se` (for the upstream gradient `seed`) at every
+/// element, in one loop, into `outs` (a null pointer: not wanted); with WithValue, the value of
+/// `se` itself too, into the last output. Unwanted gradients are still computed (most of their
+/// work is shared) and written to a small scratch block.
+/// Slot s of the table is read at ptrs[s] + i * steps[s] bytes: steps[s] is the element
+/// size, or 0 for a block of kGradientBlock copies of one value (a broadcast 0-d operand),
+/// read again for every block. Full blocks run a constant-trip loop (vectorised at -O2).
+/// Flattened: every call in it is inlined, since GCC's -O2 inliner leaves functors such as
+/// Sigmoid out of line in a large translation unit, which leaves the loop scalar. (Flatten
+/// alone misses calls GCC has not processed yet; the nodes' at() and the unary functors are
+/// always_inline for that.)
+template <bool WithValue, class SE, class Seed, class Ptrs, class Steps, class... T, size_t... K, class OnBlock>
+TENET_LOOP_FLATTEN void run_gradients(const SE& se, const Seed& seed, std::tuple<T*...> outs, const Ptrs& ptrs,
+                                    const Steps& steps, int64_t n, std::index_sequence<K...>, OnBlock&& on_block) {
+    constexpr int64_t kBlock = kGradientBlock;
+    using Types = std::tuple<T...>;
+    // One block: `count` elements, the operands at `block`, the outputs at `o`.
+    auto run = [&](const auto count, const Ptrs& block, const std::tuple<T*...>& o) TENET_FLATTEN_INLINE {
+        // Local copies: the expression's numbers and the pointers then live in registers (a
+        // float number in `se` could be reached by the float stores, so it would be loaded
+        // again per element, and the loop would not vectorise).
+        const SE local = se;
+        const Seed local_seed = seed;
+        const Ptrs at = block;
+        const std::tuple<T*...> to = o;
+        const int64_t last = count;  // a plain bound: GCC ignores ivdep on a class-typed one
+        // Every output is a fresh buffer: no store can reach an operand. `omp simd`
+        // (TENET_SIMD_LOOP): GCC's -O2 cost model would not peel for alignment.
+        TENET_SIMD_LOOP
+        for (int64_t j = 0; j < last; ++j) {
+            // All values, then the stores (store_gradients): the shared work is done once.
+            if constexpr (WithValue)
+                store_gradients(to, j, std::index_sequence_for<T...>{},
+                                gradient_at<std::tuple_element_t<K, Types>, K>(local, local_seed, at, j)...,
+                                convert<std::tuple_element_t<sizeof...(K), Types>>(local.template at<0>(at, j)));
+            else
+                store_gradients(to, j, std::index_sequence<K...>{},
+                                gradient_at<std::tuple_element_t<K, Types>, K>(local, local_seed, at, j)...);
+        }
+    };
+    std::tuple<ScratchBlock<T, kBlock>...> scratch;  // not zero-filled: only ever written
+    // The whole pass, the blocks' sums (on_block) included, in the CPU's widest vectors.
+    detail::run_vectorised([&] {
+        for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+            const int64_t len = std::min(kBlock, n - i0);
+            const std::tuple<T*...> o = [&]<size_t... I>(std::index_sequence<I...>) {
+                return std::tuple<T*...>{(std::get<I>(outs) ? std::get<I>(outs) + i0 : std::get<I>(scratch).data)...};
+            }(std::index_sequence_for<T...>{});
+            Ptrs block;
+            for (size_t s = 0; s < block.size(); ++s)
+                block[s] = ptrs[s] ? static_cast<const char*>(ptrs[s]) + i0 * steps[s] : nullptr;
+            if (len == kBlock) run(std::integral_constant<int64_t, kBlock>{}, block, o);
+            else run(len, block, o);
+            on_block(o, len);  // the block's outputs, scratch included
+        }
+    });
+}
+
+/// The gradients of e's leaves that have an edge, given the gradient node `g` of e's
+/// result (a Leaf over a tensor of e's shape, or a ScalarNode), each summed back to its
+/// leaf's shape. Run with grad mode off: the expressions here are not recorded (recording
+/// them would instantiate the derivative of the derivative, without end).
+template <class E, class G, size_t... K>
+GradientList device_leaf_gradients(const E& e, const G& g, const EdgeList& edges, const IntArray& root, Device device,
+                                   std::index_sequence<K...>) {
+    GradientList out(E::num_leaves);
+#if TENET_DEVICE_EVALUATOR
+    const std::vector<TensorBase> leaf_handles = leaves_of(e);
+    auto one = [&](auto k) {
+        constexpr size_t I = decltype(k)::value;
+        using LT = leaf_t<I, E>;
+        const auto ge = leaf_grad<I>(e, g);
+        if constexpr (!is_no_gradient<std::remove_cvref_t<decltype(ge)>>) {
+            if (!edges[I].valid()) return;
+            // One kernel per gradient, over the root's shape, then summed to the leaf's.
+            Tensor<LT> gk(detail::make_contiguous_impl(root, dtype_of<LT>, device));
+            detail::run_assign(gk, ge, detail::AssignMode::IntoNoAlias);
+            out[I] = sum_to(gk, leaf_handles[I].sizes());
+        }
+    };
+    (one(std::integral_constant<size_t, K>{}), ...);
+#else
+    (void)e, (void)g, (void)edges, (void)root;
+    detail::no_device_evaluator("backward", device);
+#endif
+    return out;
+}
+
+/// The upstream gradient of a whole-tensor reduction, a number, as a 0-d expression of R that
+/// promotes as a tensor does (not as a weak number): PyTorch's gradient is a tensor of R, so
+/// the gradient of x / d (x float64, d float32) is computed in float64.
+template <class G>
+auto strong_seed(const G& g) {
+    if constexpr (G::is_scalar) {
+        using R = typename G::value_type;
+        return expr::Unary<fn::CastTo<R>, G>(g);
+    } else {
+        return g;
+    }
+}
+
+// The parts of the pass that do not depend on the expression's tree, only on its number of
+// leaves L: instantiated once per L, shared by every expression of a translation unit.
+
+/// The operand table of a gradient pass: slot k is leaf k's data (steps[k]: its element size, or
+/// 0 for a block of copies of a one-element leaf), slot L the incoming gradient when it is a tensor.
+template <size_t L>
+struct GradientTable {
+    std::array<const void*, L + 1> ptrs{};
+    std::array<int64_t, L + 1> steps{};
+    std::array<bool, L> single{};  ///< a one-element leaf, read from copies[k]
+    alignas(64) std::array<std::array<std::byte, kGradientBlock * sizeof(double)>, L> copies;
+};
+
+/// Fills the table from the leaves of our own copy of the expression: a leaf that holds root's
+/// elements in order is read in place; a one-element leaf (a broadcast 0-d parameter) from a
+/// block of copies of its value; any other broadcast leaf is expanded and copied (in the copy).
+template <size_t L>
+void fill_gradient_table(GradientTable<L>& table, const std::array<const TensorBase*, L>& leaves, int64_t n,
+                         const IntArray& root) {
+    for (size_t k = 0; k < L; ++k) {
+        TensorBase& leaf = const_cast<TensorBase&>(*leaves[k]);  // our own copy's leaf
+        const int64_t size = leaf.element_size();
+        if (leaf.numel() == 1 && n != 1) {
+            std::byte* rep = table.copies[k].data();
+            for (int64_t i = 0; i < kGradientBlock; ++i) std::memcpy(rep + i * size, detail::first_byte(leaf), size);
+            table.ptrs[k] = rep;
+            table.single[k] = true;
+            continue;
+        }
+        if (leaf.numel() != n || !leaf.is_contiguous()) leaf = contiguous_expanded(leaf, root);
+        table.ptrs[k] = detail::first_byte(leaf);
+        table.steps[k] = size;
+    }
+}
+
+/// A gradient buffer of root's shape for each leaf that wants one (`wanted`: the expression can
+/// give it; a valid edge: it needs it), into out[k] and raw[k]; a one-element leaf's gradient is
+/// summed in the pass instead (summed[k]).
+template <size_t L>
+void allocate_leaf_gradients(const std::array<bool, L>& wanted, const std::array<DType, L>& types,
+                             const EdgeList& edges, const std::array<bool, L>& single, const IntArray& root,
+                             GradientList& out, std::array<void*, L>& raw, std::array<bool, L>& summed) {
+    for (size_t k = 0; k < L; ++k) {
+        if (!wanted[k] || !edges[k].valid()) continue;
+        if (single[k]) {
+            summed[k] = true;
+            continue;
+        }
+        out[k] = TensorBase(detail::make_contiguous_impl(root, types[k], Device(DeviceType::CPU)));
+        raw[k] = detail::first_byte(out[k]);
+    }
+}
+
+/// Adds a block of each summed gradient to its sum; LT... are the leaves' element types. Inlined
+/// into the pass's loop (its AVX2 copy included).
+template <class... LT, size_t... K>
+TENET_LOOP_INLINE void sum_gradient_blocks(const std::array<bool, sizeof...(LT)>& summed,
+                                           const std::tuple<LT*...>& blocks, int64_t len,
+                                           std::tuple<detail::LaneSum<LT>...>& sums, std::index_sequence<K...>) {
+    ((summed[K] ? std::get<K>(sums).add(std::get<K>(blocks), len) : void()), ...);
+}
+
+/// Each gradient of root's shape summed back to its leaf's shape; a summed one as a tensor of the
+/// leaf's shape (LT...: as sum_gradient_blocks).
+template <class... LT, size_t... K>
+void finish_leaf_gradients(GradientList& out, const std::array<bool, sizeof...(LT)>& summed,
+                           const std::tuple<detail::LaneSum<LT>...>& sums,
+                           const std::array<const TensorBase*, sizeof...(LT)>& leaves, std::index_sequence<K...>) {
+    auto one = [&]<class T>(size_t k, const detail::LaneSum<T>& sum) {
+        if (summed[k]) {
+            Tensor<T> t(detail::make_contiguous_impl(leaves[k]->sizes(), dtype_of<T>, Device(DeviceType::CPU)));
+            *t.data_ptr() = convert<T>(sum.total());
+            out[k] = t;
+        } else if (out[k].defined()) {
+            out[k] = sum_to(Tensor<T>(out[k].impl_ptr()), leaves[k]->sizes());
+        }
+    };
+    if constexpr (sizeof...(LT) > 0) (one(K, std::get<K>(sums)), ...);
+}
+
+template <class E, class G, size_t... K>
+GradientList leaf_gradients(const E& e, const G& g_in, const EdgeList& edges, const IntArray& root,
+                            std::index_sequence<K...> leaves) {
+    constexpr size_t L = E::num_leaves;
+    const auto g = strong_seed(g_in);
+    using GS = std::remove_cvref_t<decltype(g)>;
+    if (const auto device = e.device(); device && !device->is_cpu())
+        return device_leaf_gradients(e, g, edges, root, *device, leaves);
+    const int64_t n = product(root);
+    E flat = e;
+    GradientTable<L> table;
+    fill_gradient_table(table, expr::leaf_tensors(flat), n, root);
+    // The incoming gradient: a number expression as it is, a tensor from slot L of the table.
+    auto seed = [&] {
+        if constexpr (GS::num_leaves == 0) {
+            return g;
+        } else {
+            table.ptrs[L] = g.tensor.data_ptr();
+            table.steps[L] = sizeof(typename GS::value_type);
+            return SlotLeaf<typename GS::value_type, L>(root);
+        }
+    }();
+    constexpr std::array<DType, L> types{dtype_of<leaf_t<K, E>>...};
+    GradientList out(L);
+    std::array<bool, L> summed{};  // gradients summed in the pass (one-element leaves)
+    std::tuple<detail::LaneSum<leaf_t<K, E>>...> sums;
+    expr::with_fast_pows(slotted<0>(flat, root), [&](const auto& se) {
+        using SE = std::remove_cvref_t<decltype(se)>;
+        constexpr std::array<bool, L> wanted{wants_gradient<K, SE, decltype(seed)>...};
+        std::array<void*, L> raw{};
+        allocate_leaf_gradients(wanted, types, edges, table.single, root, out, raw, summed);
+        run_gradients<false>(se, seed, std::tuple<leaf_t<K, E>*...>{static_cast<leaf_t<K, E>*>(raw[K])...}, table.ptrs,
+                             table.steps, n, leaves, [&](const auto& o, int64_t len) TENET_FLATTEN_INLINE {
+                                 sum_gradient_blocks(summed, o, len, sums, leaves);
+                             });
+    });
+    finish_leaf_gradients<leaf_t<K, E>...>(out, summed, sums, expr::leaf_tensors(e), leaves);
+    return out;
+}
+
+}  // namespace tenet::autograd
