@@ -89,6 +89,24 @@ TEST_CASE("create_graph: x^3 at 3 (mathematics) and .grad's history (PyTorch's n
     CHECK_FALSE(x.grad().requires_grad());
 }
 
+TEST_CASE("create_graph: through an assignment that converts (float expression, double tensor; mathematics)") {
+    // y = 3 x^2 + sin x, computed in float32 and stored as float64: dy/dx = 6 x + cos x, d2y/dx2 =
+    // 6 - sin x. The replayed program ends with the conversion to double (its cast step).
+    const std::vector<float> xs{1.5f, -2.0f, 0.25f};
+    auto x = tensor<float>({xs[0], xs[1], xs[2]}).requires_grad_();
+    Tensor<double> y = x * x * 3.0f + sin(x);
+    Tensor<double>(y.sum()).backward({}, std::nullopt, /*create_graph=*/true);
+    const Tensor<float> g = x.grad();
+    REQUIRE(g.requires_grad());
+    x.reset_grad();  // the leaf <-> gradient cycle create_graph makes
+    Tensor<float>(g.sum()).backward();
+    for (size_t i = 0; i < xs.size(); ++i) {
+        const double v = xs[i];
+        CHECK(g[static_cast<int64_t>(i)].item() == Approx(6 * v + std::cos(v)).epsilon(1e-6));
+        CHECK(x.grad()[static_cast<int64_t>(i)].item() == Approx(6 - std::sin(v)).epsilon(1e-6));
+    }
+}
+
 TEST_CASE("create_graph: gradgradcheck over pointwise ops, reductions and views") {
     manual_seed(7);
     auto pos = rand({2, 3}, kFloat64) * 0.7 + 0.2;

@@ -1,15 +1,16 @@
 #pragma once
 // create_graph: a backward that is itself recorded, so gradients can be differentiated again.
 //
-// A node's first-order backward evaluates its gradient expressions fused (record.hpp). Under
-// create_graph the expression is instead REPLAYED forward (graph_gradients): evaluated one
+// A node's first-order backward evaluates its gradient expressions fused (gradient_pass.hpp).
+// Under create_graph the expression is instead REPLAYED forward (graph_gradients): evaluated one
 // operation at a time over aliases of its leaves, each operation recorded as a GraphOpNode (one
 // operation over tensor leaves), and the engine differentiates that small graph, recording as it
-// goes. A GraphOpNode's own backward replays its operation's derivative rule, each local
-// derivative expanded into forward operations by the op's one rule (expr/unary_ops.def:
-// sigmoid'(x) = sigmoid(x) * (1 - sigmoid(x))), into GraphOpNodes again. So an expression type
-// instantiates only the walk over its own nodes; the set of one-operation node types is small,
-// closed, and shared by every expression of a translation unit.
+// goes. The replay is a small program of steps (ReplayProgram), one per operation, that one
+// interpreter runs; an expression type only fills the program's table. A GraphOpNode's own
+// backward replays its operation's derivative rule, each local derivative expanded into forward
+// operations by the op's one rule (expr/unary_ops.def: sigmoid'(x) = sigmoid(x) * (1 -
+// sigmoid(x))), into GraphOpNodes again. The set of one-operation node types is small, closed,
+// and shared by every expression of a translation unit.
 //
 // Sums back to an input's shape, broadcast seeds and views use recorded tensor operations
 // (sum, reshape, expand) for the same reason.
@@ -253,49 +254,162 @@ auto replay(const N& n) {
     }
 }
 
-/// create_graph's backward of a recorded expression e (a FusedNode, a reduction of an
-/// expression), for the upstream gradient `seed` of e's shape, whose leaves' gradients go along
-/// `edges` (a seed of another element type T than e's: the replay ends with e's conversion to T):
-/// e is replayed forward, one recorded operation at a time, over aliases of its leaves
-/// (one AliasBackward0 node per leaf that needs a gradient, pointing along its edge), and the
-/// engine differentiates that small graph from e's value back to the aliases, recording as it
-/// goes. An expression type instantiates only this walk over its own nodes; the operations'
-/// nodes (GraphOpNode: one operation over leaves), whose backward replays their derivative rules,
-/// are shared by every expression.
-template <class T, class E>
-[[gnu::cold]] GradientList graph_gradients(const E& e, const Tensor<T>& seed, const EdgeList& edges) {
-    GradientList out(E::num_leaves);
-    if (!any_valid_edge(edges)) return out;
-    std::vector<Edge> aliases(E::num_leaves);
+// ---- create_graph's program for an expression ---------------------------------------------
+//
+// A recorded expression's create_graph backward replays the expression forward. Not by a walk
+// compiled per expression type: the expression becomes a small program of steps, one per
+// operation, each step a call to a function compiled per operation and operand types (shared by
+// every expression that has that operation), and one interpreter, compiled once, runs it.
+
+/// One operation of a replay program: `run` builds the operation over its operands, evaluates and
+/// records it. Operand i is a value the program computed (`registers[i]`; the expression's leaves
+/// are registers 0 .. L-1, step j's value register L + j) or, when it holds no tensor (a number,
+/// an operation on numbers), that part of the expression itself (`numbers[i]`), kept as it is.
+struct ReplayStep {
+    using Run = TensorBase (*)(const ReplayStep&, const std::vector<TensorBase>& registers);
+    Run run = nullptr;
+    const void* op = nullptr;  ///< the operation's functor, in the expression
+    std::array<const void*, 3> numbers{};
+    std::array<size_t, 3> registers{};
+};
+
+/// The type of operand node N in a step: itself when it holds no tensor, else a leaf over its
+/// value (of N's element type; a static 0-d shape kept, for promotion).
+template <class N>
+using step_operand_t =
+    std::conditional_t<N::num_leaves == 0, N, expr::Leaf<typename N::value_type, replay_shape_t<N>>>;
+
+template <class K, size_t I>
+K step_operand(const ReplayStep& s, const std::vector<TensorBase>& registers) {
+    if constexpr (K::num_leaves == 0) return *static_cast<const K*>(s.numbers[I]);
+    else return K(Tensor<typename K::value_type>(registers[s.registers[I]].impl_ptr()));
+}
+
+/// A step's run: Op over operands of types K..., evaluated and recorded (a GraphOpNode).
+template <class Op, class... K>
+[[gnu::cold]] TensorBase run_step(const ReplayStep& s, const std::vector<TensorBase>& registers) {
+    return [&]<size_t... I>(std::index_sequence<I...>) {
+        return record_op(expr::op_node_t<Op, K...>{step_operand<K, I>(s, registers)..., *static_cast<const Op*>(s.op)})
+            .tensor;
+    }(std::index_sequence_for<K...>{});
+}
+
+/// The steps of a recorded expression with `leaves` leaves; its value is the last step's (or
+/// leaf 0's, for a leaf). The steps live in the caller's array (one per operation: op_count_v).
+struct ReplayProgram {
+    size_t leaves = 0;
+    ReplayStep* steps = nullptr;
+    size_t count = 0;
+    size_t result() const { return count == 0 ? 0 : leaves + count - 1; }
+    void push(const ReplayStep& s) { steps[count++] = s; }
+};
+
+/// The number of operations over tensors in node N: the steps of its program.
+template <class N>
+inline constexpr size_t op_count_v = [] {
+    if constexpr (N::num_leaves == 0 || arity_v<N> == 0) {
+        return size_t{0};
+    } else {
+        return [&]<size_t... I>(std::index_sequence<I...>) {
+            return (size_t{1} + ... + op_count_v<expr::operand_t<I, N>>);
+        }(std::make_index_sequence<arity_v<N>>{});
+    }
+}();
+
+/// Appends the steps of node n (which holds tensors, its first leaf the expression's leaf
+/// `first_leaf`) after those of its operands; n's register.
+template <class N>
+size_t add_steps(const N& n, ReplayProgram& p, size_t first_leaf) {
+    static_assert(N::num_leaves > 0);
+    if constexpr (arity_v<N> == 0) {
+        return first_leaf;
+    } else {
+        using Op = op_t<N>;
+        static_assert(!LocalDerivative<Op>, "a recorded expression holds forward operations only");
+        ReplayStep s;
+        s.op = &n.op;
+        expr::for_each_operand(n, [&]<class O, size_t I>(const O& o, expr::index_c<I>) {
+            if constexpr (O::num_leaves == 0) s.numbers[I] = &o;
+            else s.registers[I] = add_steps(o, p, first_leaf + expr::leaves_before_v<N, I>);
+        });
+        s.run = [&]<size_t... I>(std::index_sequence<I...>) {
+            using Step = expr::op_node_t<Op, step_operand_t<expr::operand_t<I, N>>...>;
+            static_assert(std::is_same_v<typename Step::value_type, typename N::value_type>,
+                          "a step computes its node's element type");
+            return &run_step<Op, step_operand_t<expr::operand_t<I, N>>...>;
+        }(std::make_index_sequence<arity_v<N>>{});
+        p.push(s);
+        return p.result();
+    }
+}
+
+/// Appends the conversion of the program's value (of V, static shape S) to T.
+template <class V, class S, class T>
+void add_cast_step(ReplayProgram& p) {
+    static constexpr fn::CastTo<T> cast_op{};
+    ReplayStep s;
+    s.op = &cast_op;
+    s.registers[0] = p.result();
+    s.run = &run_step<fn::CastTo<T>, expr::Leaf<V, S>>;
+    p.push(s);
+}
+
+/// Runs program p over aliases of `leaves` (one AliasBackward0 node per leaf that needs a
+/// gradient, pointing along its edge), then differentiates the replayed graph from its value back
+/// to the aliases for `seed`, recording as it goes: the gradients of the leaves. Compiled once.
+inline GradientList run_replay_program(const ReplayProgram& p, std::span<const TensorBase* const> leaves,
+                                       const TensorBase& seed, const EdgeList& edges) {
+    GradientList out(leaves.size());
+    std::vector<Edge> aliases(leaves.size());
     TensorBase value;
     {
         AutoGradMode grad_mode(true);
-        E aliased = e;
-        const auto leaves = expr::leaf_tensors(aliased);
-        for (size_t k = 0; k < E::num_leaves; ++k) {
-            TensorBase& slot = const_cast<TensorBase&>(*leaves[k]);  // our own copy's leaf
-            slot = TensorBase(detail::make_view(slot.impl(), slot.sizes(), slot.strides(), slot.storage_offset()));
+        std::vector<TensorBase> registers;
+        registers.reserve(leaves.size() + p.count);
+        for (size_t k = 0; k < leaves.size(); ++k) {
+            const TensorBase& leaf = *leaves[k];
+            TensorBase alias_view(detail::make_view(leaf.impl(), leaf.sizes(), leaf.strides(), leaf.storage_offset()));
             if (edges[k].valid()) {
                 NodePtr alias = detail::make_pooled<IdentityNode>("AliasBackward0", edges[k]);
-                set_history(slot, alias);
+                set_history(alias_view, alias);
                 aliases[k] = Edge{std::move(alias), 0};
             }
+            registers.push_back(std::move(alias_view));
         }
-        if constexpr (std::is_same_v<typename E::value_type, T>) value = replay(aliased).tensor;
-        else value = replay(cast<T>(aliased)).tensor;
+        for (size_t j = 0; j < p.count; ++j) registers.push_back(p.steps[j].run(p.steps[j], registers));
+        value = registers[p.result()];
     }
     if (!requires_grad(value)) return out;
-    std::vector<TensorBase> captured(E::num_leaves);
+    std::vector<TensorBase> captured(leaves.size());
     BackwardOptions options;
     options.retain_graph = true;  // the replayed values' nodes: the gradients' history goes through them
     options.create_graph = true;
     options.inputs = &aliases;
     options.captured = &captured;
     options.stop_at_inputs = true;
-    const TensorBase seed_base = seed;
-    run_backward(std::span<const TensorBase>(&value, 1), std::span<const TensorBase>(&seed_base, 1), options);
+    run_backward(std::span<const TensorBase>(&value, 1), std::span<const TensorBase>(&seed, 1), options);
     for (size_t k = 0; k < out.size(); ++k) out[k] = std::move(captured[k]);
     return out;
+}
+
+/// create_graph's backward of a recorded expression e (a FusedNode, a reduction of an
+/// expression), for the upstream gradient `seed` of e's shape, whose leaves' gradients go along
+/// `edges` (a seed of another element type T than e's: the program ends with e's conversion to
+/// T). What an expression type instantiates here is add_steps' walk, which only fills a table.
+template <class T, class E>
+[[gnu::cold]] GradientList graph_gradients(const E& e, const Tensor<T>& seed, const EdgeList& edges) {
+    if constexpr (E::num_leaves == 0) {
+        return GradientList{};
+    } else {
+        if (!any_valid_edge(edges)) return GradientList(E::num_leaves);
+        constexpr bool cast = !std::is_same_v<typename E::value_type, T>;
+        std::array<ReplayStep, op_count_v<E> + cast> steps;
+        ReplayProgram p{E::num_leaves, steps.data()};
+        add_steps(e, p, 0);
+        if constexpr (cast) add_cast_step<typename E::value_type, replay_shape_t<E>, T>(p);
+        const auto leaves = expr::leaf_tensors(e);
+        return run_replay_program(p, leaves, seed, edges);
+    }
 }
 
 /// The upstream gradient of a reduction spread back over its input's shape (recorded):
