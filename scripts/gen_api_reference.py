@@ -40,6 +40,7 @@ INCLUDE = ROOT / "include" / "tenet"
 OUT = ROOT / "docs" / "API.md"
 CACHE = ROOT / "docs" / "api_torch_names.json"
 OP_TABLE = INCLUDE / "expr" / "unary_ops.def"
+BINARY_TABLE = INCLUDE / "expr" / "binary_ops.def"
 VALUE_METHODS = INCLUDE / "core" / "value_methods.hpp"
 
 # ---------------------------------------------------------------------------------------
@@ -324,6 +325,23 @@ def read_op_table() -> list[dict]:
     return rows
 
 
+BINARY_MACROS = ("TENET_BINARY_OP", "TENET_BINARY_ALIAS", "TENET_BINARY_OPERATOR")
+
+
+def read_binary_table() -> list[tuple[str, list[str]]]:
+    """The rows of binary_ops.def, in order: (macro, arguments)."""
+    rows = []
+    if not BINARY_TABLE.exists():
+        return []
+    text = strip_comments(BINARY_TABLE.read_text())[0]
+    for m in re.finditer(r"^\s*(TENET_BINARY_(?:OP|ALIAS|OPERATOR))\s*\(", text, re.M):
+        args_text, _ = balanced(text, m.end() - 1, "(", ")")
+        # An operator row's symbol (<, <<, >=) is not a bracket: its arguments hold no commas.
+        parts = args_text.split(",") if m.group(1) == "TENET_BINARY_OPERATOR" else split_top(args_text)
+        rows.append((m.group(1), [a.strip() for a in parts]))
+    return rows
+
+
 def strip_comments(text: str) -> tuple[str, list[tuple[int, int, str, bool]]]:
     """Comments replaced by spaces (offsets kept); the `///` comments returned as
     (start, end, text, trailing: `///<`)."""
@@ -421,6 +439,7 @@ def parse_macros(text: str) -> tuple[str, dict]:
             obj = re.match(r"\s*#\s*define\s+(\w+)(?:\s+(.*))?$", directive)
             u = re.match(r"\s*#\s*undef\s+(\w+)", directive)
             inc = re.match(r'\s*#\s*include\s+"tenet/expr/unary_ops\.def"', directive)
+            binc = re.match(r'\s*#\s*include\s+"tenet/expr/binary_ops\.def"', directive)
             if m:
                 events.append((len(out), "define", m.group(1), [p.strip() for p in m.group(2).split(",")], m.group(3)))
             elif obj and obj.group(2) is not None and not obj.group(1).endswith("_HPP"):
@@ -430,6 +449,8 @@ def parse_macros(text: str) -> tuple[str, dict]:
             if inc:
                 out.append("@@OPTABLE%d@@" % len(events))
                 events.append((len(out) - 1, "optable", None, None, None))
+            elif binc:
+                out.append("@@BINTABLE%d@@" % len(events))
             else:
                 out.append("")
             out.extend([""] * (len(full) - 1))
@@ -443,7 +464,7 @@ def substitute(body: str, params: list[str], args: list[str]) -> str:
     mapping = dict(zip(params, [a.strip() for a in args]))
     if not mapping:
         return body
-    body = re.sub(r"#(\w+)", lambda m: '"%s"' % mapping.get(m.group(1), m.group(1))
+    body = re.sub(r"(?<!#)#(?!#)(\w+)", lambda m: '"%s"' % mapping.get(m.group(1), m.group(1))
                   if m.group(1) in mapping else m.group(0), body)
     body = re.sub(r"\b(\w+)\b", lambda m: mapping.get(m.group(1), m.group(1)), body)
     return re.sub(r"\s*##\s*", "", body)
@@ -466,6 +487,10 @@ def expand_macros(text: str, events: list, op_rows: list[dict]) -> str:
                 active.pop(ev[2], None)
         if "@@OPTABLE" in line:
             line = " ".join(expand_op_rows(active, op_rows))
+        elif "@@BINTABLE" in line:
+            line = " ".join(expand_binary_rows(active))
+            for macro in BINARY_MACROS:  # the table undefines its macros at its end
+                active.pop(macro, None)
         else:
             line = expand_line(line, active)
         out_lines.append(line)
@@ -512,6 +537,15 @@ def expand_op_rows(active: dict, op_rows: list[dict]) -> list[str]:
                 args += ["FORWARD", row["derivative"]]
         elif row["kind"] == "unary":
             args += [row["derivative"]]
+        if macro in active:
+            params, body = active[macro]
+            out.append(expand_line(substitute(body, params, args), active, 1))
+    return out
+
+
+def expand_binary_rows(active: dict) -> list[str]:
+    out = []
+    for macro, args in read_binary_table():
         if macro in active:
             params, body = active[macro]
             out.append(expand_line(substitute(body, params, args), active, 1))
@@ -1137,12 +1171,13 @@ def main() -> int:
                     help="read include/ and docs/ under this tree instead of the script's repository (for testing)")
     args = ap.parse_args()
     if args.root is not None:
-        global ROOT, INCLUDE, OUT, CACHE, OP_TABLE, VALUE_METHODS
+        global ROOT, INCLUDE, OUT, CACHE, OP_TABLE, BINARY_TABLE, VALUE_METHODS
         ROOT = args.root.resolve()
         INCLUDE = ROOT / "include" / "tenet"
         OUT = ROOT / "docs" / "API.md"
         CACHE = ROOT / "docs" / "api_torch_names.json"
         OP_TABLE = INCLUDE / "expr" / "unary_ops.def"
+        BINARY_TABLE = INCLUDE / "expr" / "binary_ops.def"
         VALUE_METHODS = INCLUDE / "core" / "value_methods.hpp"
     if args.output is None:
         args.output = OUT

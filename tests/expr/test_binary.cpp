@@ -89,6 +89,10 @@ TEST_CASE("binary: in-place methods and compound assignment") {
     auto g = full({3}, 2.0);
     g.lerp_(full({3}, 4.0), 0.25).atan2_(1.0);
     CHECK(g(0) == Approx(std::atan2(2.5f, 1.0f)));
+    g.arctan2_(2.0);  // torch's other name for atan2_
+    CHECK(g(0) == Approx(std::atan2(std::atan2(2.5f, 1.0f), 2.0f)));
+    g.true_divide_(2.0);
+    CHECK(g(0) == Approx(std::atan2(std::atan2(2.5f, 1.0f), 2.0f) / 2.0f));
 
     // In-place through a view writes the base.
     auto m = zeros({2, 3}, dtype_t<int32_t>{});

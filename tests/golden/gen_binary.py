@@ -165,6 +165,8 @@ case("remainder broadcast", lambda: T["i64col"] % T["i64row"], "i64col % i64row"
 case("fmod broadcast mixed", lambda: torch.fmod(T["f32col"], T["f64row"]), "fmod(f32col, f64row)")
 case("pow broadcast mixed", lambda: torch.pow(T["f32col"] * -1 + 4, T["f64row"]), "pow(f32col * -1 + 4, f64row)")
 case("atan2 broadcast", lambda: torch.atan2(T["f32col"], T["f64row"]), "atan2(f32col, f64row)")
+case("arctan2 method", lambda: T["f32a"].arctan2(T["f64b"]), "f32a.arctan2(f64b)")
+case("true_divide method", lambda: T["i64a"].true_divide(T["i32b"]), "i64a.true_divide(i32b)")
 # pow.
 case("pow int tensors", lambda: torch.pow(T["pbase"], T["pexp"]), "pow(pbase, pexp)")
 case("pow int negative exponents", lambda: torch.pow(T["pnegbase"], T["pneg"]), "pow(pnegbase, pneg)")

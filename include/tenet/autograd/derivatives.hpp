@@ -235,21 +235,6 @@ struct Derivative<fn::CastTo<U>> {
     }
 };
 
-template <>
-struct Derivative<fn::Add> {
-    template <size_t I, class N, class G>
-    static auto d(const N&, const G& g) {
-        return g;
-    }
-};
-template <>
-struct Derivative<fn::Sub> {
-    template <size_t I, class N, class G>
-    static auto d(const N&, const G& g) {
-        if constexpr (I == 0) return g;
-        else return -g;
-    }
-};
 template <class S, bool Subtract>
 struct Derivative<fn::AddAlpha<S, Subtract>> {
     template <size_t I, class N, class G>
@@ -258,22 +243,40 @@ struct Derivative<fn::AddAlpha<S, Subtract>> {
         else return g * (Subtract ? -n.op.alpha : n.op.alpha);
     }
 };
-template <>
-struct Derivative<fn::Mul> {
+/// The binary ops of the table (expr/binary_ops.def): g * d(op)/d(operand I) from the op's one
+/// rule (its row's D_A and D_B over the operands a, b and the upstream gradient g), or nothing.
+template <class Op>
+struct BinaryRule {
+    static constexpr bool in_table = false;
+};
+#define TENET_BINARY_OP(NAME, Functor, FORM, INPLACE, D_A, D_B)                                  \
+    template <>                                                                                  \
+    struct BinaryRule<fn::Functor> {                                                             \
+        static constexpr bool in_table = true;                                                   \
+        template <size_t I, class A, class B, class G>                                           \
+        static auto of([[maybe_unused]] const A& a, [[maybe_unused]] const B& b,                 \
+                       [[maybe_unused]] const G& g) {                                            \
+            using fn::rule::custom_derivative;                                                   \
+            using fn::rule::no_derivative;                                                       \
+            if constexpr (I == 0) return D_A;                                                    \
+            else return D_B;                                                                     \
+        }                                                                                        \
+    };
+#include "tenet/expr/binary_ops.def"
+
+template <class Op>
+    requires BinaryRule<Op>::in_table
+struct Derivative<Op> {
     template <size_t I, class N, class G>
     static auto d(const N& n, const G& g) {
-        if constexpr (I == 0) return g * n.b;
-        else return g * n.a;
+        using R = decltype(BinaryRule<Op>::template of<I>(n.a, n.b, g));
+        static_assert(!std::is_same_v<R, fn::rule::CustomDerivative>,
+                      "a custom_derivative row of expr/binary_ops.def needs its Derivative<> written by hand");
+        if constexpr (std::is_same_v<R, fn::rule::NoDerivative>) return NoGradient{};
+        else return BinaryRule<Op>::template of<I>(n.a, n.b, g);
     }
 };
-template <>
-struct Derivative<fn::Div> {
-    template <size_t I, class N, class G>
-    static auto d(const N& n, const G& g) {
-        if constexpr (I == 0) return g / n.b;
-        else return -g * n.a / (n.b * n.b);
-    }
-};
+
 /// d/da a^b = b a^(b-1) (0 where b == 0); d/db a^b = a^b log a (0 where a == 0 and b >= 0),
 /// PyTorch's masks, so 0^0 has zero gradients instead of nan.
 template <>
@@ -287,58 +290,6 @@ struct Derivative<fn::Pow> {
         } else {
             return where((n.a == 0) & (n.b >= 0), 0, g * pow(n.a, n.b) * log(n.a));
         }
-    }
-};
-template <>
-struct Derivative<fn::Atan2> {
-    template <size_t I, class N, class G>
-    static auto d(const N& n, const G& g) {
-        if constexpr (I == 0) return g * n.b / (n.a * n.a + n.b * n.b);
-        else return -g * n.a / (n.a * n.a + n.b * n.b);
-    }
-};
-template <>
-struct Derivative<fn::Hypot> {
-    template <size_t I, class N, class G>
-    static auto d(const N& n, const G& g) {
-        if constexpr (I == 0) return g * n.a / hypot(n.a, n.b);
-        else return g * n.b / hypot(n.a, n.b);
-    }
-};
-/// maximum/minimum: the gradient goes to the larger (smaller) input, split evenly on ties;
-/// PyTorch's form (where(a == b, g / 2, g) masked to 0 where the input loses), so a nan
-/// input passes the gradient to both.
-template <>
-struct Derivative<fn::Maximum> {
-    template <size_t I, class N, class G>
-    static auto d(const N& n, const G& g) {
-        if constexpr (I == 0) return where(n.a < n.b, 0, where(n.a == n.b, g / 2, g));
-        else return where(n.b < n.a, 0, where(n.a == n.b, g / 2, g));
-    }
-};
-template <>
-struct Derivative<fn::Minimum> {
-    template <size_t I, class N, class G>
-    static auto d(const N& n, const G& g) {
-        if constexpr (I == 0) return where(n.a > n.b, 0, where(n.a == n.b, g / 2, g));
-        else return where(n.b > n.a, 0, where(n.a == n.b, g / 2, g));
-    }
-};
-/// remainder(a, b) = a - floor(a / b) b; fmod(a, b) = a - trunc(a / b) b.
-template <>
-struct Derivative<fn::Remainder> {
-    template <size_t I, class N, class G>
-    static auto d(const N& n, const G& g) {
-        if constexpr (I == 0) return g;
-        else return -g * floor_divide(n.a, n.b);
-    }
-};
-template <>
-struct Derivative<fn::Fmod> {
-    template <size_t I, class N, class G>
-    static auto d(const N& n, const G& g) {
-        if constexpr (I == 0) return g;
-        else return -g * trunc(n.a / n.b);
     }
 };
 template <>

@@ -49,7 +49,7 @@ struct Expansion<dfn::Local<Op>> {
     static constexpr bool constant = false;
     template <class X>
     static auto of(const dfn::Local<Op>&, const X& x) {
-        return fn::LocalDerivative<Op>::template of<double>(x);
+        return fn::LocalDerivative<Op>::template of_tensors<double>(x);
     }
 };
 

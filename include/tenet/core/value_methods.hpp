@@ -47,33 +47,9 @@ public:
 #define TENET_BINARY_METHOD(NAME) \
     template <class X>            \
     auto NAME(const X& other) const;
-    TENET_BINARY_METHOD(add)
-    TENET_BINARY_METHOD(sub)
-    TENET_BINARY_METHOD(mul)
-    TENET_BINARY_METHOD(div)
-    TENET_BINARY_METHOD(true_divide)
-    TENET_BINARY_METHOD(floor_divide)
-    TENET_BINARY_METHOD(remainder)
-    TENET_BINARY_METHOD(fmod)
-    TENET_BINARY_METHOD(pow)
-    TENET_BINARY_METHOD(atan2)
-    TENET_BINARY_METHOD(hypot)
-    TENET_BINARY_METHOD(maximum)
-    TENET_BINARY_METHOD(minimum)
-    TENET_BINARY_METHOD(bitwise_and)
-    TENET_BINARY_METHOD(bitwise_or)
-    TENET_BINARY_METHOD(bitwise_xor)
-    TENET_BINARY_METHOD(bitwise_left_shift)
-    TENET_BINARY_METHOD(bitwise_right_shift)
-    TENET_BINARY_METHOD(logical_and)
-    TENET_BINARY_METHOD(logical_or)
-    TENET_BINARY_METHOD(logical_xor)
-    TENET_BINARY_METHOD(eq)
-    TENET_BINARY_METHOD(ne)
-    TENET_BINARY_METHOD(lt)
-    TENET_BINARY_METHOD(le)
-    TENET_BINARY_METHOD(gt)
-    TENET_BINARY_METHOD(ge)
+#define TENET_BINARY_OP(NAME, Functor, FORM, INPLACE, D_A, D_B) TENET_BINARY_METHOD(NAME)
+#define TENET_BINARY_ALIAS(ALIAS, NAME, INPLACE) TENET_BINARY_METHOD(ALIAS)
+#include "tenet/expr/binary_ops.def"
 #undef TENET_BINARY_METHOD
     template <class X, class S>
     auto add(const X& other, S alpha) const;

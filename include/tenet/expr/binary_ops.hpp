@@ -1,6 +1,7 @@
 #pragma once
-// PyTorch's element-wise binary and ternary operations, lazily (expression nodes, see
-// expr/node.hpp), with the Tensor and expression methods and the in-place forms:
+// The functors of PyTorch's element-wise binary and ternary operations, lazily (expression nodes,
+// see expr/node.hpp); the ops of the table expr/binary_ops.def get their methods and in-place
+// forms here, their free functions and operators in expr/operators.hpp:
 //
 //   floor_divide, remainder (%), fmod, div(a, b, "trunc" | "floor"), pow, atan2, hypot,
 //   maximum, minimum, lerp, where, bitwise_and/or/xor (& | ^),
@@ -385,7 +386,7 @@ void check_no_zero_divisor(const Tensor<U>& t, const char* op) {
 /// A division-like node whose integer divisor has been checked for zeros (see the file
 /// comment); floating divisions are built as they are.
 template <class Op, class A, class B>
-auto make_checked_division(A&& a, B&& b, Op op = {}) {
+auto make_checked_division(A&& a, B&& b, Op op) {
     using NB = expr::node_t<B>;
     using C = typename expr::Binary<Op, expr::node_t<A>, NB>::compute_type;
     if constexpr (!std::is_integral_v<C>) {
@@ -452,64 +453,6 @@ inline bool parse_rounding_mode(std::string_view mode) {
 // =====================================================================================
 // Free functions and operators
 // =====================================================================================
-
-#define TENET_PLAIN_FUNCTION(NAME, OP)                                            \
-    template <class A, class B>                                                   \
-        requires BinaryOperands<A, B>                                             \
-    auto NAME(A&& a, B&& b) {                                                     \
-        return expr::make_binary<fn::OP>(std::forward<A>(a), std::forward<B>(b)); \
-    }
-#define TENET_DIVISION_FUNCTION(NAME, OP)                                                  \
-    template <class A, class B>                                                            \
-        requires BinaryOperands<A, B>                                                      \
-    auto NAME(A&& a, B&& b) {                                                              \
-        return detail::make_checked_division<fn::OP>(std::forward<A>(a), std::forward<B>(b)); \
-    }
-#define TENET_INTEGRAL_FUNCTION(NAME, OP, TORCH_NAME)                                                                  \
-    template <class A, class B>                                                                              \
-        requires BinaryOperands<A, B>                                                                        \
-    auto NAME(A&& a, B&& b) {                                                                                \
-        using N = expr::Binary<fn::OP, expr::node_t<A>, expr::node_t<B>>;                                    \
-        static_assert(std::is_integral_v<typename N::common_type>,                                          \
-                      "tenet: " TORCH_NAME " is only defined on integer and bool tensors");                    \
-        return expr::make_binary<fn::OP>(std::forward<A>(a), std::forward<B>(b));                            \
-    }
-
-TENET_DIVISION_FUNCTION(floor_divide, FloorDivide)
-TENET_DIVISION_FUNCTION(remainder, Remainder)
-TENET_DIVISION_FUNCTION(fmod, Fmod)
-TENET_DIVISION_FUNCTION(operator%, Remainder)
-TENET_PLAIN_FUNCTION(atan2, Atan2)
-TENET_PLAIN_FUNCTION(arctan2, Atan2)
-TENET_PLAIN_FUNCTION(maximum, Maximum)
-TENET_PLAIN_FUNCTION(minimum, Minimum)
-TENET_PLAIN_FUNCTION(logical_and, LogicalAnd)
-TENET_PLAIN_FUNCTION(logical_or, LogicalOr)
-TENET_PLAIN_FUNCTION(logical_xor, LogicalXor)
-TENET_INTEGRAL_FUNCTION(bitwise_and, BitwiseAnd, "bitwise_and")
-TENET_INTEGRAL_FUNCTION(bitwise_or, BitwiseOr, "bitwise_or")
-TENET_INTEGRAL_FUNCTION(bitwise_xor, BitwiseXor, "bitwise_xor")
-TENET_INTEGRAL_FUNCTION(bitwise_left_shift, LeftShift, "bitwise_left_shift")
-TENET_INTEGRAL_FUNCTION(bitwise_right_shift, RightShift, "bitwise_right_shift")
-TENET_INTEGRAL_FUNCTION(operator&, BitwiseAnd, "bitwise_and")
-TENET_INTEGRAL_FUNCTION(operator|, BitwiseOr, "bitwise_or")
-TENET_INTEGRAL_FUNCTION(operator^, BitwiseXor, "bitwise_xor")
-TENET_INTEGRAL_FUNCTION(operator<<, LeftShift, "bitwise_left_shift")
-TENET_INTEGRAL_FUNCTION(operator>>, RightShift, "bitwise_right_shift")
-
-#undef TENET_INTEGRAL_FUNCTION
-#undef TENET_DIVISION_FUNCTION
-#undef TENET_PLAIN_FUNCTION
-
-/// hypot: floating tensors only (PyTorch has no integer kernel).
-template <class A, class B>
-    requires BinaryOperands<A, B>
-auto hypot(A&& a, B&& b) {
-    using N = expr::Binary<fn::Hypot, expr::node_t<A>, expr::node_t<B>>;
-    static_assert(FloatingElement<typename N::common_type>,
-                  "tenet: hypot is only defined on floating tensors (as in PyTorch)");
-    return expr::make_binary<fn::Hypot>(std::forward<A>(a), std::forward<B>(b));
-}
 
 /// pow(tensor, tensor), pow(tensor, scalar), pow(scalar, tensor). Integer powers are
 /// exact (repeated squaring, wrapping); an integer tensor to a negative integer scalar
@@ -586,33 +529,9 @@ auto where(C&& condition, A&& a, B&& b) {
     auto ValueMethods<D>::NAME(const X& other) const {   \
         return tenet::NAME(this->self(), other);         \
     }
-TENET_DEFINE_BINARY_METHOD(add)
-TENET_DEFINE_BINARY_METHOD(sub)
-TENET_DEFINE_BINARY_METHOD(mul)
-TENET_DEFINE_BINARY_METHOD(div)
-TENET_DEFINE_BINARY_METHOD(true_divide)
-TENET_DEFINE_BINARY_METHOD(floor_divide)
-TENET_DEFINE_BINARY_METHOD(remainder)
-TENET_DEFINE_BINARY_METHOD(fmod)
-TENET_DEFINE_BINARY_METHOD(pow)
-TENET_DEFINE_BINARY_METHOD(atan2)
-TENET_DEFINE_BINARY_METHOD(hypot)
-TENET_DEFINE_BINARY_METHOD(maximum)
-TENET_DEFINE_BINARY_METHOD(minimum)
-TENET_DEFINE_BINARY_METHOD(bitwise_and)
-TENET_DEFINE_BINARY_METHOD(bitwise_or)
-TENET_DEFINE_BINARY_METHOD(bitwise_xor)
-TENET_DEFINE_BINARY_METHOD(bitwise_left_shift)
-TENET_DEFINE_BINARY_METHOD(bitwise_right_shift)
-TENET_DEFINE_BINARY_METHOD(logical_and)
-TENET_DEFINE_BINARY_METHOD(logical_or)
-TENET_DEFINE_BINARY_METHOD(logical_xor)
-TENET_DEFINE_BINARY_METHOD(eq)
-TENET_DEFINE_BINARY_METHOD(ne)
-TENET_DEFINE_BINARY_METHOD(lt)
-TENET_DEFINE_BINARY_METHOD(le)
-TENET_DEFINE_BINARY_METHOD(gt)
-TENET_DEFINE_BINARY_METHOD(ge)
+#define TENET_BINARY_OP(NAME, Functor, FORM, INPLACE, D_A, D_B) TENET_DEFINE_BINARY_METHOD(NAME)
+#define TENET_BINARY_ALIAS(ALIAS, NAME, INPLACE) TENET_DEFINE_BINARY_METHOD(ALIAS)
+#include "tenet/expr/binary_ops.def"
 #undef TENET_DEFINE_BINARY_METHOD
 
 template <class D>
@@ -643,41 +562,24 @@ auto ValueMethods<D>::where(const C& condition, const X& other) const {
 
 // ---- In-place forms: one pass of `*this op other` into *this ------------------------
 
-#define TENET_DEFINE_INPLACE_METHOD(METHOD, FUNCTION, OP_NAME)                     \
-    template <class T>                                                             \
-    template <class X>                                                             \
-    Tensor<T>& Tensor<T>::METHOD(const X& other) {                                 \
+#define TENET_DEFINE_INPLACE_METHOD(METHOD, FUNCTION, OP_NAME)                         \
+    template <class T>                                                                 \
+    template <class X>                                                                 \
+    Tensor<T>& Tensor<T>::METHOD(const X& other) {                                     \
         return detail::assign_in_place(*this, tenet::FUNCTION(*this, other), OP_NAME); \
     }
-TENET_DEFINE_INPLACE_METHOD(add_, add, "add_")
-TENET_DEFINE_INPLACE_METHOD(sub_, sub, "sub_")
-TENET_DEFINE_INPLACE_METHOD(mul_, mul, "mul_")
-TENET_DEFINE_INPLACE_METHOD(div_, div, "div_")
-TENET_DEFINE_INPLACE_METHOD(true_divide_, div, "true_divide_")
-TENET_DEFINE_INPLACE_METHOD(floor_divide_, floor_divide, "floor_divide_")
-TENET_DEFINE_INPLACE_METHOD(remainder_, remainder, "remainder_")
-TENET_DEFINE_INPLACE_METHOD(fmod_, fmod, "fmod_")
-TENET_DEFINE_INPLACE_METHOD(pow_, pow, "pow_")
-TENET_DEFINE_INPLACE_METHOD(atan2_, atan2, "atan2_")
-TENET_DEFINE_INPLACE_METHOD(hypot_, hypot, "hypot_")
-TENET_DEFINE_INPLACE_METHOD(bitwise_and_, bitwise_and, "bitwise_and_")
-TENET_DEFINE_INPLACE_METHOD(bitwise_or_, bitwise_or, "bitwise_or_")
-TENET_DEFINE_INPLACE_METHOD(bitwise_xor_, bitwise_xor, "bitwise_xor_")
-TENET_DEFINE_INPLACE_METHOD(bitwise_left_shift_, bitwise_left_shift, "bitwise_left_shift_")
-TENET_DEFINE_INPLACE_METHOD(bitwise_right_shift_, bitwise_right_shift, "bitwise_right_shift_")
-TENET_DEFINE_INPLACE_METHOD(logical_and_, logical_and, "logical_and_")
-TENET_DEFINE_INPLACE_METHOD(logical_or_, logical_or, "logical_or_")
-TENET_DEFINE_INPLACE_METHOD(logical_xor_, logical_xor, "logical_xor_")
-TENET_DEFINE_INPLACE_METHOD(operator+=, add, "add_")
-TENET_DEFINE_INPLACE_METHOD(operator-=, sub, "sub_")
-TENET_DEFINE_INPLACE_METHOD(operator*=, mul, "mul_")
-TENET_DEFINE_INPLACE_METHOD(operator/=, div, "div_")
-TENET_DEFINE_INPLACE_METHOD(operator%=, remainder, "remainder_")
-TENET_DEFINE_INPLACE_METHOD(operator&=, bitwise_and, "bitwise_and_")
-TENET_DEFINE_INPLACE_METHOD(operator|=, bitwise_or, "bitwise_or_")
-TENET_DEFINE_INPLACE_METHOD(operator^=, bitwise_xor, "bitwise_xor_")
-TENET_DEFINE_INPLACE_METHOD(operator<<=, bitwise_left_shift, "bitwise_left_shift_")
-TENET_DEFINE_INPLACE_METHOD(operator>>=, bitwise_right_shift, "bitwise_right_shift_")
+#define TENET_INPLACE_inplace(NAME, FUNCTION) TENET_DEFINE_INPLACE_METHOD(NAME##_, FUNCTION, #NAME "_")
+#define TENET_INPLACE_no_inplace(NAME, FUNCTION)
+#define TENET_COMPOUND_compound(SYMBOL, NAME) TENET_DEFINE_INPLACE_METHOD(operator SYMBOL##=, NAME, #NAME "_")
+#define TENET_COMPOUND_no_compound(SYMBOL, NAME)
+#define TENET_BINARY_OP(NAME, Functor, FORM, INPLACE, D_A, D_B) TENET_INPLACE_##INPLACE(NAME, NAME)
+#define TENET_BINARY_ALIAS(ALIAS, NAME, INPLACE) TENET_INPLACE_##INPLACE(ALIAS, NAME)
+#define TENET_BINARY_OPERATOR(SYMBOL, NAME, COMPOUND) TENET_COMPOUND_##COMPOUND(SYMBOL, NAME)
+#include "tenet/expr/binary_ops.def"
+#undef TENET_INPLACE_inplace
+#undef TENET_INPLACE_no_inplace
+#undef TENET_COMPOUND_compound
+#undef TENET_COMPOUND_no_compound
 #undef TENET_DEFINE_INPLACE_METHOD
 
 template <class T>

@@ -371,8 +371,9 @@ inline constexpr CustomDerivative custom_derivative{};
 }  // namespace rule
 
 /// An op's local derivative f'(x), from its row of expr/unary_ops.def: of<M>(x) with x a
-/// number of type M (the fused backward, per element) or a tensor operand (create_graph's
-/// replay, with M = double, so constants stay weak scalars).
+/// number of type M (the fused backward, per element; host and device), of_tensors<M>(x) the
+/// same formula over a tensor operand (create_graph's replay, with M = double, so constants stay
+/// weak scalars; host only: its expression holds tensors).
 template <class Op>
 struct LocalDerivative {
     static constexpr bool in_table = false;
@@ -383,6 +384,12 @@ struct LocalDerivative {
         static constexpr bool in_table = true;                             \
         template <class M, class X>                                        \
         TENET_ALWAYS_INLINE static TENET_HD auto of(const X& x) {       \
+            using namespace rule;                                          \
+            (void)x;                                                       \
+            return DERIVATIVE;                                             \
+        }                                                                  \
+        template <class M, class X>                                        \
+        static auto of_tensors(const X& x) {                               \
             using namespace rule;                                          \
             (void)x;                                                       \
             return DERIVATIVE;                                             \

@@ -4,6 +4,7 @@
 // tensor or expression), allocates nothing, and checks the broadcast shapes at once.
 
 #include "tenet/config.hpp"
+#include <type_traits>
 #include <utility>
 
 #include "tenet/expr/functors.hpp"
@@ -16,39 +17,63 @@ template <class A, class B>
 concept BinaryOperands =
     expr::Operand<A> && expr::Operand<B> && (expr::TensorOperand<A> || expr::TensorOperand<B>);
 
-#define TENET_BINARY_FUNCTION(NAME, OP)                                      \
-    template <class A, class B>                                              \
-        requires BinaryOperands<A, B>                                        \
-    auto NAME(A&& a, B&& b) {                                                \
-        return expr::make_binary<fn::OP>(std::forward<A>(a), std::forward<B>(b)); \
+// The ops of the table expr/binary_ops.def: a free function per row (but the custom ones,
+// written in expr/binary_ops.hpp), per alias and per operator.
+namespace fn {
+#define TENET_BINARY_OP(NAME, Functor, FORM, INPLACE, D_A, D_B) struct Functor;
+#include "tenet/expr/binary_ops.def"
+}  // namespace fn
+namespace detail {
+/// A division-like node whose integer divisor is checked for zeros (expr/binary_ops.hpp).
+template <class Op, class A, class B>
+auto make_checked_division(A&& a, B&& b, Op op = {});
+}  // namespace detail
+
+// How each FORM of the table builds the node of tenet::NAME(a, b).
+#define TENET_BINARY_NODE_any(NAME, Functor) \
+    return expr::make_binary<fn::Functor>(std::forward<A>(a), std::forward<B>(b));
+#define TENET_BINARY_NODE_division(NAME, Functor) \
+    return detail::make_checked_division<fn::Functor>(std::forward<A>(a), std::forward<B>(b));
+#define TENET_BINARY_NODE_integral(NAME, Functor)                                        \
+    static_assert(std::is_integral_v<typename expr::Binary<fn::Functor, expr::node_t<A>,  \
+                                                           expr::node_t<B>>::common_type>, \
+                  "tenet: " #NAME " is only defined on integer and bool tensors");         \
+    return expr::make_binary<fn::Functor>(std::forward<A>(a), std::forward<B>(b));
+#define TENET_BINARY_FUNCTION_any(NAME, Functor, FORM) TENET_BINARY_FUNCTION(NAME, Functor, FORM)
+#define TENET_BINARY_FUNCTION_division(NAME, Functor, FORM) TENET_BINARY_FUNCTION(NAME, Functor, FORM)
+#define TENET_BINARY_FUNCTION_integral(NAME, Functor, FORM) TENET_BINARY_FUNCTION(NAME, Functor, FORM)
+#define TENET_BINARY_FUNCTION_custom(NAME, Functor, FORM)
+#define TENET_BINARY_FUNCTION(NAME, Functor, FORM) \
+    template <class A, class B>                    \
+        requires BinaryOperands<A, B>              \
+    auto NAME(A&& a, B&& b) {                      \
+        TENET_BINARY_NODE_##FORM(NAME, Functor)    \
     }
-#define TENET_BINARY_OPERATOR(SYMBOL, OP) TENET_BINARY_FUNCTION(operator SYMBOL, OP)
-
-TENET_BINARY_FUNCTION(add, Add)
-TENET_BINARY_FUNCTION(sub, Sub)
-TENET_BINARY_FUNCTION(mul, Mul)
-TENET_BINARY_FUNCTION(div, Div)
-TENET_BINARY_FUNCTION(true_divide, Div)
-TENET_BINARY_FUNCTION(eq, Eq)
-TENET_BINARY_FUNCTION(ne, Ne)
-TENET_BINARY_FUNCTION(lt, Lt)
-TENET_BINARY_FUNCTION(le, Le)
-TENET_BINARY_FUNCTION(gt, Gt)
-TENET_BINARY_FUNCTION(ge, Ge)
-
-TENET_BINARY_OPERATOR(+, Add)
-TENET_BINARY_OPERATOR(-, Sub)
-TENET_BINARY_OPERATOR(*, Mul)
-TENET_BINARY_OPERATOR(/, Div)
-TENET_BINARY_OPERATOR(==, Eq)
-TENET_BINARY_OPERATOR(!=, Ne)
-TENET_BINARY_OPERATOR(<, Lt)
-TENET_BINARY_OPERATOR(<=, Le)
-TENET_BINARY_OPERATOR(>, Gt)
-TENET_BINARY_OPERATOR(>=, Ge)
-
-#undef TENET_BINARY_OPERATOR
+#define TENET_BINARY_OP(NAME, Functor, FORM, INPLACE, D_A, D_B) TENET_BINARY_FUNCTION_##FORM(NAME, Functor, FORM)
+#include "tenet/expr/binary_ops.def"
+// Aliases and operators call the op's function (found by argument-dependent lookup where it is a
+// custom one, written later).
+#define TENET_BINARY_ALIAS(ALIAS, NAME, INPLACE)           \
+    template <class A, class B>                            \
+        requires BinaryOperands<A, B>                      \
+    auto ALIAS(A&& a, B&& b) {                             \
+        return NAME(std::forward<A>(a), std::forward<B>(b)); \
+    }
+#define TENET_BINARY_OPERATOR(SYMBOL, NAME, COMPOUND)      \
+    template <class A, class B>                            \
+        requires BinaryOperands<A, B>                      \
+    auto operator SYMBOL(A&& a, B&& b) {                   \
+        return NAME(std::forward<A>(a), std::forward<B>(b)); \
+    }
+#include "tenet/expr/binary_ops.def"
 #undef TENET_BINARY_FUNCTION
+#undef TENET_BINARY_FUNCTION_any
+#undef TENET_BINARY_FUNCTION_division
+#undef TENET_BINARY_FUNCTION_integral
+#undef TENET_BINARY_FUNCTION_custom
+#undef TENET_BINARY_NODE_any
+#undef TENET_BINARY_NODE_division
+#undef TENET_BINARY_NODE_integral
 
 template <expr::TensorOperand A>
 auto neg(A&& a) {
