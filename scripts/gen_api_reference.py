@@ -14,8 +14,8 @@ compiler):
   * every other public header: the free functions of namespace tenet and of its public
     sub-namespaces (linalg, autograd, accelerator, indexing), skipping `detail` and the other
     internal namespaces, names starting with `_` and the helpers listed in INTERNAL below.
-    Function-like macros defined in a header (`TENET_PLAIN_FUNCTION(atan2, Atan2)`) and the op
-    table's `#include` are expanded before parsing.
+    Function-like macros defined in a header (`TENET_DEFINE_INPLACE_METHOD(...)`) and the op
+    tables' `#include`s (expr/unary_ops.def, expr/binary_ops.def) are expanded before parsing.
 
 PyTorch counterparts: a name maps to torch.NAME / Tensor.NAME (or torch.linalg.NAME, ...)
 when that exists in PyTorch; RENAMED below holds the names that differ. Whether a
@@ -1075,6 +1075,8 @@ def generate(torch_names: TorchNames) -> str:
                 qual = "tenet::" + qual
             if name.startswith("operator"):
                 cp = operator_counterpart(name, method=False)
+                if name == "operator<<" and all(d.params.strip().startswith(("A&&", "A &&")) for d in ds):
+                    cp = "`a << b`"
                 label = f"`{cell(name)}`"
                 sig = "<br>".join(dict.fromkeys(f"`{cell(name)}({param_summary(d.params)})`" for d in ds))
                 lines.append(f"| {sig} | {cp} | {cell(doc_of(ds))} |")

@@ -271,7 +271,7 @@ struct Derivative<Op> {
     static auto d(const N& n, const G& g) {
         using R = decltype(BinaryRule<Op>::template of<I>(n.a, n.b, g));
         static_assert(!std::is_same_v<R, fn::rule::CustomDerivative>,
-                      "a custom_derivative row of expr/binary_ops.def needs its Derivative<> written by hand");
+                      "tenet: a custom_derivative row of expr/binary_ops.def needs its Derivative<> written by hand");
         if constexpr (std::is_same_v<R, fn::rule::NoDerivative>) return NoGradient{};
         else return BinaryRule<Op>::template of<I>(n.a, n.b, g);
     }

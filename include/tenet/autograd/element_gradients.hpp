@@ -9,7 +9,7 @@
 // so a rule builds a tiny expression over numbers, evaluated at once. Those expressions' types
 // depend only on the op and the element types, not on the tree above or below them, so every
 // expression of a translation unit shares them; a tree costs one small function per (leaf,
-// ancestor) pair. The loop that calls grad_at (record.hpp, run_gradients) inlines all of it, and
+// ancestor) pair. The loop that calls grad_at (gradient_pass.hpp, run_gradients) inlines all of it, and
 // the compiler computes the forward values that several leaves' gradients share once.
 
 #include "tenet/config.hpp"

@@ -17,6 +17,7 @@
 
 #include "tenet/config.hpp"
 #include <array>
+#include <cassert>
 #include <numbers>
 #include <span>
 #include <type_traits>
@@ -299,9 +300,13 @@ template <class Op, class... K>
 struct ReplayProgram {
     size_t leaves = 0;
     ReplayStep* steps = nullptr;
+    size_t capacity = 0;  ///< op_count_v of the expression, plus its cast step
     size_t count = 0;
     size_t result() const { return count == 0 ? 0 : leaves + count - 1; }
-    void push(const ReplayStep& s) { steps[count++] = s; }
+    void push(const ReplayStep& s) {
+        assert(count < capacity && "op_count_v counts every step add_steps pushes");
+        steps[count++] = s;
+    }
 };
 
 /// The number of operations over tensors in node N: the steps of its program.
@@ -325,7 +330,7 @@ size_t add_steps(const N& n, ReplayProgram& p, size_t first_leaf) {
         return first_leaf;
     } else {
         using Op = op_t<N>;
-        static_assert(!LocalDerivative<Op>, "a recorded expression holds forward operations only");
+        static_assert(!LocalDerivative<Op>, "tenet: a recorded expression holds forward operations only");
         ReplayStep s;
         s.op = &n.op;
         expr::for_each_operand(n, [&]<class O, size_t I>(const O& o, expr::index_c<I>) {
@@ -335,7 +340,7 @@ size_t add_steps(const N& n, ReplayProgram& p, size_t first_leaf) {
         s.run = [&]<size_t... I>(std::index_sequence<I...>) {
             using Step = expr::op_node_t<Op, step_operand_t<expr::operand_t<I, N>>...>;
             static_assert(std::is_same_v<typename Step::value_type, typename N::value_type>,
-                          "a step computes its node's element type");
+                          "tenet: a step computes its node's element type");
             return &run_step<Op, step_operand_t<expr::operand_t<I, N>>...>;
         }(std::make_index_sequence<arity_v<N>>{});
         p.push(s);
@@ -402,11 +407,11 @@ template <class T, class E>
         return GradientList{};
     } else {
         if (!any_valid_edge(edges)) return GradientList(E::num_leaves);
-        constexpr bool cast = !std::is_same_v<typename E::value_type, T>;
-        std::array<ReplayStep, op_count_v<E> + cast> steps;
-        ReplayProgram p{E::num_leaves, steps.data()};
+        constexpr bool needs_cast = !std::is_same_v<typename E::value_type, T>;
+        std::array<ReplayStep, op_count_v<E> + needs_cast> steps;
+        ReplayProgram p{E::num_leaves, steps.data(), steps.size()};
         add_steps(e, p, 0);
-        if constexpr (cast) add_cast_step<typename E::value_type, replay_shape_t<E>, T>(p);
+        if constexpr (needs_cast) add_cast_step<typename E::value_type, replay_shape_t<E>, T>(p);
         const auto leaves = expr::leaf_tensors(e);
         return run_replay_program(p, leaves, seed, edges);
     }

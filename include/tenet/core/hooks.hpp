@@ -34,7 +34,7 @@ concept TensorExpression = std::remove_cvref_t<E>::is_tenet_expression;
 
 namespace detail {
 
-struct ReducePlan;  // ops/reduce.hpp
+struct ReducePlan;  // ops/reducers.hpp
 struct JoinPlan;    // ops/join.hpp
 
 /// How an expression's result meets its destination.

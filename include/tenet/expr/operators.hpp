@@ -1,7 +1,10 @@
 #pragma once
-// Operators and named functions that build expression nodes: `a * b + c`, `add(a, b)`,
-// `eq(a, 1)`. Each takes tensors, expressions and C++ numbers (at least one operand is a
-// tensor or expression), allocates nothing, and checks the broadcast shapes at once.
+// Operators and named functions that build expression nodes of two operands, generated from the op
+// table expr/binary_ops.def: `a * b + c`, `add(a, b)`, `eq(a, 1)`, `remainder(a, b)` (`a % b`),
+// `atan2`, `maximum`, the bitwise and logical ops (`& | ^ << >>`), their other names
+// (`true_divide`, `arctan2`); and neg, unary minus, cast. Each takes tensors, expressions and C++
+// numbers (at least one operand is a tensor or expression), allocates nothing, and checks the
+// broadcast shapes at once.
 
 #include "tenet/config.hpp"
 #include <type_traits>
@@ -39,7 +42,13 @@ auto make_checked_division(A&& a, B&& b, Op op = {});
                                                            expr::node_t<B>>::common_type>, \
                   "tenet: " #NAME " is only defined on integer and bool tensors");         \
     return expr::make_binary<fn::Functor>(std::forward<A>(a), std::forward<B>(b));
+#define TENET_BINARY_NODE_floating(NAME, Functor)                                           \
+    static_assert(FloatingElement<typename expr::Binary<fn::Functor, expr::node_t<A>,         \
+                                                        expr::node_t<B>>::common_type>,       \
+                  "tenet: " #NAME " is only defined on floating tensors (as in PyTorch)");    \
+    return expr::make_binary<fn::Functor>(std::forward<A>(a), std::forward<B>(b));
 #define TENET_BINARY_FUNCTION_any(NAME, Functor, FORM) TENET_BINARY_FUNCTION(NAME, Functor, FORM)
+#define TENET_BINARY_FUNCTION_floating(NAME, Functor, FORM) TENET_BINARY_FUNCTION(NAME, Functor, FORM)
 #define TENET_BINARY_FUNCTION_division(NAME, Functor, FORM) TENET_BINARY_FUNCTION(NAME, Functor, FORM)
 #define TENET_BINARY_FUNCTION_integral(NAME, Functor, FORM) TENET_BINARY_FUNCTION(NAME, Functor, FORM)
 #define TENET_BINARY_FUNCTION_custom(NAME, Functor, FORM)
@@ -68,6 +77,8 @@ auto make_checked_division(A&& a, B&& b, Op op = {});
 #include "tenet/expr/binary_ops.def"
 #undef TENET_BINARY_FUNCTION
 #undef TENET_BINARY_FUNCTION_any
+#undef TENET_BINARY_FUNCTION_floating
+#undef TENET_BINARY_NODE_floating
 #undef TENET_BINARY_FUNCTION_division
 #undef TENET_BINARY_FUNCTION_integral
 #undef TENET_BINARY_FUNCTION_custom

@@ -9,11 +9,13 @@
 // max/min/argmax accumulate in the input type (float for float16/bfloat16).
 
 #include "tenet/config.hpp"
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <type_traits>
+#include <vector>
 
 #include "tenet/core/errors.hpp"
 #include "tenet/core/convert.hpp"

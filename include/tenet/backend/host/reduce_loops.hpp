@@ -15,10 +15,12 @@
 
 #include "tenet/config.hpp"
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <memory>
 #include <type_traits>
+#include <utility>
 
 #include "tenet/backend/host/evaluate.hpp"
 #include "tenet/backend/host/simd_dispatch.hpp"
