@@ -37,16 +37,15 @@ auto make_checked_division(A&& a, B&& b, Op op = {});
     return expr::make_binary<fn::Functor>(std::forward<A>(a), std::forward<B>(b));
 #define TENET_BINARY_NODE_division(NAME, Functor) \
     return detail::make_checked_division<fn::Functor>(std::forward<A>(a), std::forward<B>(b));
-#define TENET_BINARY_NODE_integral(NAME, Functor)                                        \
-    static_assert(std::is_integral_v<typename expr::Binary<fn::Functor, expr::node_t<A>,  \
-                                                           expr::node_t<B>>::common_type>, \
-                  "tenet: " #NAME " is only defined on integer and bool tensors");         \
+// integral and floating: the node after a static_assert that its promoted type satisfies TRAIT.
+#define TENET_BINARY_CHECKED_NODE(NAME, Functor, TRAIT, MESSAGE)                                          \
+    static_assert(TRAIT<typename expr::Binary<fn::Functor, expr::node_t<A>, expr::node_t<B>>::common_type>, \
+                  "tenet: " #NAME MESSAGE);                                                               \
     return expr::make_binary<fn::Functor>(std::forward<A>(a), std::forward<B>(b));
-#define TENET_BINARY_NODE_floating(NAME, Functor)                                           \
-    static_assert(FloatingElement<typename expr::Binary<fn::Functor, expr::node_t<A>,         \
-                                                        expr::node_t<B>>::common_type>,       \
-                  "tenet: " #NAME " is only defined on floating tensors (as in PyTorch)");    \
-    return expr::make_binary<fn::Functor>(std::forward<A>(a), std::forward<B>(b));
+#define TENET_BINARY_NODE_integral(NAME, Functor) \
+    TENET_BINARY_CHECKED_NODE(NAME, Functor, std::is_integral_v, " is only defined on integer and bool tensors")
+#define TENET_BINARY_NODE_floating(NAME, Functor) \
+    TENET_BINARY_CHECKED_NODE(NAME, Functor, FloatingElement, " is only defined on floating tensors (as in PyTorch)")
 #define TENET_BINARY_FUNCTION_any(NAME, Functor, FORM) TENET_BINARY_FUNCTION(NAME, Functor, FORM)
 #define TENET_BINARY_FUNCTION_floating(NAME, Functor, FORM) TENET_BINARY_FUNCTION(NAME, Functor, FORM)
 #define TENET_BINARY_FUNCTION_division(NAME, Functor, FORM) TENET_BINARY_FUNCTION(NAME, Functor, FORM)
@@ -79,6 +78,7 @@ auto make_checked_division(A&& a, B&& b, Op op = {});
 #undef TENET_BINARY_FUNCTION_any
 #undef TENET_BINARY_FUNCTION_floating
 #undef TENET_BINARY_NODE_floating
+#undef TENET_BINARY_CHECKED_NODE
 #undef TENET_BINARY_FUNCTION_division
 #undef TENET_BINARY_FUNCTION_integral
 #undef TENET_BINARY_FUNCTION_custom
