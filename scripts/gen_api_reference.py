@@ -29,6 +29,7 @@ does not hold as unverified.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import sys
@@ -304,21 +305,32 @@ KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "decltype", "sta
             "typeid", "co_return", "explicit", "operator", "template", "typename", "concept", "case"}
 
 
+def table_rows(path: Path, macros: tuple[str, ...], split_at_commas: tuple[str, ...] = ()) -> list[tuple[str, list[str]]]:
+    """The rows of an op table (a .def file), in order: (macro, its arguments, stripped). The
+    arguments of the macros in split_at_commas are split at every comma: an operator symbol such
+    as < or << is not a bracket, and those rows hold no other commas."""
+    if not path.exists():
+        return []
+    text = strip_comments(path.read_text())[0]
+    rows = []
+    for m in re.finditer(r"^\s*(%s)\s*\(" % "|".join(macros), text, re.M):
+        args_text, _ = balanced(text, m.end() - 1, "(", ")")
+        parts = args_text.split(",") if m.group(1) in split_at_commas else split_top(args_text)
+        rows.append((m.group(1), [a.strip() for a in parts]))
+    return rows
+
+
 def read_op_table() -> list[dict]:
     """The rows of unary_ops.def: kind, name, functor, derivative."""
+    kinds = {"TENET_FLOATING_OP": "floating", "TENET_UNARY_OP": "unary", "TENET_PREDICATE_OP": "predicate"}
     rows = []
-    if not OP_TABLE.exists():
-        return []
-    text = strip_comments(OP_TABLE.read_text())[0]
-    for m in re.finditer(r"^\s*(TENET_(?:FLOATING|UNARY|PREDICATE)_OP)\s*\(", text, re.M):
-        args_text, _ = balanced(text, m.end() - 1, "(", ")")
-        args = split_top(args_text)
-        kind = {"TENET_FLOATING_OP": "floating", "TENET_UNARY_OP": "unary", "TENET_PREDICATE_OP": "predicate"}[m.group(1)]
-        row = {"kind": kind, "name": args[0].strip(), "functor": args[1].strip() if len(args) > 1 else ""}
+    for macro, args in table_rows(OP_TABLE, tuple(kinds)):
+        kind = kinds[macro]
+        row = {"kind": kind, "name": args[0], "functor": args[1] if len(args) > 1 else ""}
         if kind == "floating":
-            row["derivative"] = args[3].strip() if len(args) > 3 else ""
+            row["derivative"] = args[3] if len(args) > 3 else ""
         elif kind == "unary":
-            row["derivative"] = args[2].strip() if len(args) > 2 else ""
+            row["derivative"] = args[2] if len(args) > 2 else ""
         else:
             row["derivative"] = "no_derivative"
         rows.append(row)
@@ -328,18 +340,11 @@ def read_op_table() -> list[dict]:
 BINARY_MACROS = ("TENET_BINARY_OP", "TENET_BINARY_ALIAS", "TENET_BINARY_OPERATOR")
 
 
-def read_binary_table() -> list[tuple[str, list[str]]]:
-    """The rows of binary_ops.def, in order: (macro, arguments)."""
-    rows = []
-    if not BINARY_TABLE.exists():
-        return []
-    text = strip_comments(BINARY_TABLE.read_text())[0]
-    for m in re.finditer(r"^\s*(TENET_BINARY_(?:OP|ALIAS|OPERATOR))\s*\(", text, re.M):
-        args_text, _ = balanced(text, m.end() - 1, "(", ")")
-        # An operator row's symbol (<, <<, >=) is not a bracket: its arguments hold no commas.
-        parts = args_text.split(",") if m.group(1) == "TENET_BINARY_OPERATOR" else split_top(args_text)
-        rows.append((m.group(1), [a.strip() for a in parts]))
-    return rows
+@functools.lru_cache(maxsize=None)
+def read_binary_table() -> tuple[tuple[str, list[str]], ...]:
+    """The rows of binary_ops.def, in order: (macro, arguments); read once, expanded in every
+    header that includes the table."""
+    return tuple(table_rows(BINARY_TABLE, BINARY_MACROS, split_at_commas=("TENET_BINARY_OPERATOR",)))
 
 
 def strip_comments(text: str) -> tuple[str, list[tuple[int, int, str, bool]]]:
