@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -96,11 +97,13 @@ struct GradientSumNode final : Node {
 /// holds it), later ones are added in place, as PyTorch's AccumulateGrad. Under
 /// create_graph the gradient keeps its history: .grad() becomes a recorded copy of the first
 /// gradient (CopyBackwards) and then a recorded sum (AddBackward0), out of place.
+/// Threads whose graphs share the leaf accumulate under its metadata's lock: the sum is exact.
 struct AccumulateGrad final : Node {
     explicit AccumulateGrad(TensorBase v) : variable(std::move(v)) {}
     std::string name() const override { return "AccumulateGrad"; }
     GradientList apply(const TensorBase& grad) override {
         AutogradMeta& m = check(grad);
+        std::lock_guard lock(m.mutex);
         if (!m.grad.defined()) {
             // Kept as is when the engine holds the only reference, else copied.
             m.grad = grad.impl_ptr().use_count() == 1 ? grad : dense_copy(grad);
@@ -112,8 +115,21 @@ struct AccumulateGrad final : Node {
     }
     GradientList apply_with_graph(const GradientList& grads) override {
         AutogradMeta& m = check(grads[0]);
-        m.grad = m.grad.defined() ? add_gradients(m.grad, grads[0], true) : recorded_copy(grads[0]);
-        return {};
+        // The recorded sum is made outside the lock (recording takes the locks of the tensors it
+        // reads, which may be this leaf's), then stored unless another thread stored one first.
+        for (;;) {
+            TensorBase old;
+            {
+                std::lock_guard lock(m.mutex);
+                old = m.grad;
+            }
+            TensorBase next = old.defined() ? add_gradients(old, grads[0], true) : recorded_copy(grads[0]);
+            std::lock_guard lock(m.mutex);
+            if (m.grad.impl_ptr() == old.impl_ptr()) {
+                m.grad = std::move(next);
+                return {};
+            }
+        }
     }
     TensorBase variable;
 
@@ -135,6 +151,7 @@ inline Edge gradient_edge(const TensorBase& t) {
     if (cm->grad_fn) return {cm->grad_fn, cm->output_nr};
     if (!cm->requires_grad) return {};
     AutogradMeta& m = meta_of(t);
+    std::lock_guard lock(m.mutex);  // threads recording on one leaf share one accumulator
     NodePtr acc = m.grad_accumulator.lock();
     if (!acc) {
         acc = detail::make_pooled<AccumulateGrad>(t);
@@ -338,7 +355,10 @@ inline void run_backward(std::span<const TensorBase> roots, std::span<const Tens
         // autograd::grad accumulates into no .grad() (accumulators are sinks: never needed).
         const bool run = task.needed;
         GradientList grads;
+        // Held from apply() through release_variables(): another thread's walk may share n.
+        std::unique_lock node_lock(n->mutex, std::defer_lock);
         if (run) {
+            node_lock.lock();
             n->releasing = !retain_graph;
             // The gradients are moved out of the buffers: one that nothing else holds is kept by
             // AccumulateGrad without a copy. When none arrived (every path gave zero) there is

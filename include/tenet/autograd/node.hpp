@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tenet/core/errors.hpp"
+#include "tenet/core/small_mutex.hpp"
 #include "tenet/core/tensor_impl.hpp"
 
 namespace tenet::inline TENET_ABI::autograd {
@@ -47,9 +48,12 @@ inline bool any_valid_edge(const EdgeList& edges) {
 /// Autograd state of a tensor (held by its TensorImpl; views share nothing of it).
 struct AutogradMeta {
     bool requires_grad = false;    ///< a leaf that requires grad (non-leaves: grad_fn != null)
+    uint32_t output_nr = 0;        ///< which output of grad_fn
+    /// Guards grad and grad_accumulator: threads that record on one leaf, or run backward into
+    /// it, share them (PyTorch locks the same two).
+    mutable detail::SmallMutex mutex;
     TensorBase grad;               ///< accumulated gradient (leaves)
     NodePtr grad_fn;               ///< the node that made this tensor; null for leaves
-    uint32_t output_nr = 0;        ///< which output of grad_fn
     std::weak_ptr<Node> grad_accumulator;  ///< a leaf's AccumulateGrad, while the graph holds it
 };
 
@@ -93,6 +97,10 @@ struct Node {
     /// Set by the engine before apply(): true when release_variables() follows (no
     /// retain_graph), so apply may hand its saved tensors over instead of copying them.
     bool releasing = false;
+    /// Held by the engine from apply() through release_variables(): backward passes of several
+    /// threads whose graphs share this node take turns in it, so a node's saved state is never
+    /// read while another thread frees it (that thread then gets throw_released's error).
+    detail::SmallMutex mutex;
 };
 
 /// PyTorch's message for a second backward through freed saved tensors.

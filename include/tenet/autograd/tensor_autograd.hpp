@@ -3,6 +3,7 @@
 // hooks through which the core's views and copies are recorded.
 
 #include "tenet/config.hpp"
+#include <mutex>
 #include <memory>
 #include <string>
 
@@ -202,13 +203,19 @@ Tensor<T>& Tensor<T>::requires_grad_(bool requires_grad) {
 template <class T>
 Tensor<T> Tensor<T>::grad() const {
     const autograd::AutogradMeta* m = autograd::meta_if(*this);
-    if (!m || !m->grad.defined()) return Tensor<T>();
+    if (!m) return Tensor<T>();
+    std::lock_guard lock(m->mutex);  // a backward on another thread may be storing it
+    if (!m->grad.defined()) return Tensor<T>();
     return Tensor<T>(m->grad.impl_ptr());
 }
 
 template <class T>
 void Tensor<T>::reset_grad() const {
-    if (autograd::meta_if(*this)) autograd::meta_of(*this).grad = TensorBase();
+    const autograd::AutogradMeta* m = autograd::meta_if(*this);
+    if (!m) return;
+    TensorBase old;  // freed after the lock is let go
+    std::lock_guard lock(m->mutex);
+    old = std::move(autograd::meta_of(*this).grad);
 }
 
 template <class T>
