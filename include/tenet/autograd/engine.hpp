@@ -99,7 +99,7 @@ struct GradientSumNode final : Node {
 /// gradient (CopyBackwards) and then a recorded sum (AddBackward0), out of place.
 /// Threads whose graphs share the leaf accumulate under its metadata's lock: the sum is exact.
 struct AccumulateGrad final : Node {
-    explicit AccumulateGrad(TensorBase v) : variable(std::move(v)) {}
+    explicit AccumulateGrad(TensorBase v) : variable(std::move(v)) { self_locking = true; }
     std::string name() const override { return "AccumulateGrad"; }
     GradientList apply(const TensorBase& grad) override {
         AutogradMeta& m = check(grad);
@@ -357,9 +357,11 @@ inline void run_backward(std::span<const TensorBase> roots, std::span<const Tens
         GradientList grads;
         // Held from apply() through release_variables(): another thread's walk may share n.
         std::unique_lock node_lock(n->mutex, std::defer_lock);
-        if (run) {
+        if (run && !n->self_locking) {
             node_lock.lock();
             n->releasing = !retain_graph;
+        }
+        if (run) {
             // The gradients are moved out of the buffers: one that nothing else holds is kept by
             // AccumulateGrad without a copy. When none arrived (every path gave zero) there is
             // nothing to compute, but the node's successors still count it as done.

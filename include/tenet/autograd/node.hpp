@@ -101,6 +101,9 @@ struct Node {
     /// threads whose graphs share this node take turns in it, so a node's saved state is never
     /// read while another thread frees it (that thread then gets throw_released's error).
     detail::SmallMutex mutex;
+    /// True for a node that guards its own state (AccumulateGrad, under its leaf's lock), saves
+    /// nothing and ignores `releasing`: the engine neither locks it nor sets the flag.
+    bool self_locking = false;
 };
 
 /// PyTorch's message for a second backward through freed saved tensors.
