@@ -182,6 +182,13 @@ case("pow float scalar", lambda: T["f64a"] ** 3, "pow(f64a, 3)")
 case("pow float scalar 2.5", lambda: T["f32p"] ** 2.5, "f32p.pow(2.5)")
 case("pow float base scalar", lambda: torch.pow(1.5, T["f32a"]), "pow(1.5, f32a)")
 case("pow int float tensor", lambda: torch.pow(T["pbase"], T["f32w"][:8]), "pow(pbase, f32w.slice(0, 0, 8))")
+# Bool and integer bases by floating exponents: float32 results (issue 26: pow of a bool tensor
+# by 1.5 did not compile).
+case("pow bool float exponent", lambda: torch.pow(torch.logical_and(T["ba"], T["bb"]), 1.5),
+     "pow(logical_and(ba, bb), 1.5)")
+case("pow bool float exponent 2", lambda: T["bb"] ** 2.0, "bb.pow(2.0)")
+case("pow int32 float exponent 3", lambda: T["i32base"] ** 3.0, "pow(i32base, 3.0)")
+case("pow uint8 negative float exponent", lambda: T["u8base"] ** -1.5, "pow(u8base, -1.5)")
 # Shifts.
 case("left shift", lambda: T["sh"] << T["shn"], "sh << shn")
 case("right shift", lambda: T["sh"] >> T["shn"], "sh >> shn")

@@ -53,7 +53,7 @@ struct SmallPow : fn::ArithmeticRule {
     static constexpr const char* name = "pow";
     int k = 0;
     template <class T>
-    TENET_HD auto operator()(T a) const {
+    TENET_ALWAYS_INLINE TENET_HD auto operator()(T a) const {
         using M = fn::opmath_t<T>;
         using U = std::conditional_t<sizeof(M) == 8, uint64_t, uint32_t>;
         const M x = static_cast<M>(a), x2 = x * x, x4 = x2 * x2;
@@ -73,11 +73,12 @@ struct SmallPow : fn::ArithmeticRule {
     }
 };
 
-/// Whether pow node N (by a number) can be rewritten as SmallPow: floating, same result type.
-/// (SmallPow's node is formed only for floating N: building a node instantiates its functor.)
+/// Whether pow node N (by a number) of base A2 can be rewritten as SmallPow: a floating base and
+/// result of one type. (SmallPow's node is formed only then: building a node instantiates its
+/// functor, which has no integral or bool form; pow(bool or int tensor, 1.5) is float32, by std::pow.)
 template <class N, class A2>
 inline constexpr bool small_pow_rewritable = [] {
-    if constexpr (FloatingElement<typename N::value_type>)
+    if constexpr (FloatingElement<typename N::value_type> && FloatingElement<typename A2::value_type>)
         return std::is_same_v<typename Unary<SmallPow<true>, A2>::value_type, typename N::value_type>;
     else return false;
 }();

@@ -74,13 +74,31 @@ template <class F>
 }
 #endif
 
+#if !TENET_SIMD_DISPATCH && defined(__OPTIMIZE__) && !defined(__CUDACC__) && (defined(__GNUC__) || defined(__clang__))
+#define TENET_FLATTEN_ONE_COPY 1
+/// The one copy of a build that targets its vector instructions already (-mavx2, -march=native),
+/// flattened as run_avx2 is: without it, GCC's -O2 inliner leaves functors (SmallPow, Sigmoid)
+/// out of line in the fused backward's loop, which then runs scalar (the polynomial fit with
+/// autograd ran 5x slower with -march=native than without; bench/RESULTS.md).
+template <class F>
+[[gnu::flatten]] inline void run_flattened(const F& f) {
+    f();
+}
+#else
+#define TENET_FLATTEN_ONE_COPY 0
+#endif
+
 /// Calls f(), compiled for the widest vector instructions the CPU has (see above).
 template <class F>
 TENET_ALWAYS_INLINE inline void run_vectorised(const F& f) {
 #if TENET_SIMD_DISPATCH
     if (avx2_loops().load(std::memory_order_relaxed)) return run_avx2(f);
 #endif
+#if TENET_FLATTEN_ONE_COPY
+    run_flattened(f);
+#else
     f();
+#endif
 }
 
 }  // namespace tenet::detail
