@@ -55,6 +55,9 @@ Fit polyfit_tensors(int64_t n, int steps) {
 
 /// `reset`: .grad() reset after each step (the tutorial's `a.grad = None`); without it every
 /// backward accumulates into the existing gradients (the update then uses the running sum).
+/// `Lazy`: `auto y_pred = ...`, as a user may write it (y_pred stays an expression and the loss
+/// sums it with the 0-d parameters as broadcast leaves), instead of `Tensor<float> y_pred = ...`.
+template <bool Lazy = false>
 Fit polyfit_autograd(int64_t n, int steps, bool reset = true) {
     tenet::manual_seed(0);
     Tensor<float> x = tenet::linspace<float>(-std::numbers::pi, std::numbers::pi, n);
@@ -63,8 +66,15 @@ Fit polyfit_autograd(int64_t n, int steps, bool reset = true) {
                   c = tenet::randn({}).requires_grad_(), d = tenet::randn({}).requires_grad_();
     Fit fit;
     for (int t = 0; t < steps; ++t) {
-        Tensor<float> y_pred = a + b * x + c * x.pow(2) + d * x.pow(3);
-        Tensor<float> loss = (y_pred - y).pow(2).sum();
+        Tensor<float> loss = [&] {
+            if constexpr (Lazy) {
+                auto y_pred = a + b * x + c * x.pow(2) + d * x.pow(3);
+                return Tensor<float>((y_pred - y).pow(2).sum());
+            } else {
+                Tensor<float> y_pred = a + b * x + c * x.pow(2) + d * x.pow(3);
+                return Tensor<float>((y_pred - y).pow(2).sum());
+            }
+        }();
         fit.loss = loss.item();
         loss.backward();
         {
@@ -104,6 +114,14 @@ void BM_polyfit_autograd(benchmark::State& state) {
     report(state, fit);
 }
 
+/// The same with `auto y_pred = ...` (one fused pass for the loss and all four gradients).
+void BM_polyfit_autograd_auto(benchmark::State& state) {
+    tenet::set_num_threads(1);
+    Fit fit;
+    for (auto _ : state) fit = polyfit_autograd<true>(kPoints, kSteps);
+    report(state, fit);
+}
+
 /// The same, with the gradients accumulated across steps (backward into an existing .grad()).
 void BM_polyfit_autograd_accumulate(benchmark::State& state) {
     tenet::set_num_threads(1);
@@ -116,4 +134,5 @@ void BM_polyfit_autograd_accumulate(benchmark::State& state) {
 
 BENCHMARK(BM_polyfit_tensors)->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(3);
 BENCHMARK(BM_polyfit_autograd)->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(3);
+BENCHMARK(BM_polyfit_autograd_auto)->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(3);
 BENCHMARK(BM_polyfit_autograd_accumulate)->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(3);

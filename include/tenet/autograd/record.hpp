@@ -161,9 +161,10 @@ struct ReduceNode final : Node {
 // ---- sum/mean of an expression, with its gradients computed in the forward pass ---------
 //
 // d(sum e)/d(leaf k) = seed * de/dleaf_k elementwise, and de/dleaf_k does not depend on the
-// seed. So when every input is contiguous with e's shape, the forward pass also writes
-// de/dleaf_k for each input that wants a gradient, sharing the work with the value (for
-// the squared error of sigmoid(x*w + b) that is one exp for the loss and both gradients).
+// seed. So the forward pass also writes de/dleaf_k for each input that wants a gradient (summed
+// back to the input's shape for a broadcast one: a 0-d parameter gets a number), sharing the
+// work with the value (for the squared error of sigmoid(x*w + b) that is one exp for the loss
+// and both gradients; for the polynomial a + b x + c x^2 + d x^3, one pass for all four).
 // backward() then hands these over (seed 1) or scales them (mean, or an upstream factor):
 // no second pass over the inputs. The price: the gradients are computed even if backward
 // is never called, and held until it is (as PyTorch holds the tensors it saves).
@@ -214,40 +215,43 @@ struct EagerSumNode final : Node {
     }
 
     SavedExpression<E> saved;
-    GradientList gradients;     ///< de/dleaf_k, contiguous with e's shape; undefined: none wanted
+    GradientList gradients;     ///< de/dleaf_k, summed to leaf k's shape, contiguous; undefined: none wanted
     double scale;                       ///< 1 for sum, 1/numel for mean
 };
 
-/// The value of sum(e) or mean(e) (0-d) and, in the same pass, the local gradients.
+/// The value of sum(e) or mean(e) (0-d) and, in the same pass, the local gradients. A leaf that
+/// holds e's elements in order is read in place; a one-element leaf (a 0-d parameter, broadcast)
+/// gets its local gradient summed in the pass; any other broadcast leaf is read from an expanded
+/// copy and its local gradient summed back to its shape (fill_gradient_table, as a backward pass).
 template <class V, class E, size_t... K>
 Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> leaves) {
     constexpr size_t L = E::num_leaves;
     const IntArray& shape = e.shape();
     const int64_t n = product(shape);
     EdgeList edges = leaf_edges(e, leaves);
-    std::array<const void*, L + 1> ptrs{};
-    std::array<int64_t, L + 1> steps{};
-    const auto leaf = expr::leaf_tensors(e);
-    for (size_t k = 0; k < L; ++k) {
-        ptrs[k] = detail::first_byte(*leaf[k]);
-        steps[k] = leaf[k]->element_size();
-    }
+    E flat = e;  // its broadcast leaves become expanded copies
+    GradientTable<L> table;
+    fill_gradient_table(table, expr::leaf_tensors(flat), n, shape);
     constexpr std::array<DType, L> types{dtype_of<leaf_t<K, E>>...};
     GradientList local(L);
+    std::array<bool, L> summed{};  // local gradients summed in the pass (one-element leaves)
+    std::tuple<detail::LaneSum<leaf_t<K, E>>...> sums;
     detail::LaneSum<V> total;
-    expr::with_fast_pows(slotted<0>(e, shape), [&](const auto& se) {
+    expr::with_fast_pows(slotted<0>(flat, shape), [&](const auto& se) {
         // The gradients with a seed of 1, then the value itself.
         const auto seed = strong_seed(expr::ScalarNode<V>(1));
         using SE = std::remove_cvref_t<decltype(se)>;
         constexpr std::array<bool, L> wanted{wants_gradient<K, SE, std::remove_cvref_t<decltype(seed)>>...};
         std::array<void*, L> raw{};
-        std::array<bool, L> none{};  // no one-element leaves: every leaf has e's shape
-        allocate_leaf_gradients(wanted, types, edges, none, shape, local, raw, none);
+        allocate_leaf_gradients(wanted, types, edges, table.single, shape, local, raw, summed);
         run_gradients<true>(se, seed, std::tuple<leaf_t<K, E>*..., V*>{static_cast<leaf_t<K, E>*>(raw[K])..., nullptr},
-                            ptrs, steps, n, leaves, [&](const auto& o, int64_t len) TENET_FLATTEN_INLINE {
+                            table.ptrs, table.steps, n, leaves, [&](const auto& o, int64_t len) TENET_FLATTEN_INLINE {
+                                sum_gradient_blocks(summed, std::tuple<leaf_t<K, E>*...>{std::get<K>(o)...}, len,
+                                                    sums, leaves);
                                 total.add(std::get<L>(o), len);
                             });
     });
+    finish_leaf_gradients<leaf_t<K, E>...>(local, summed, sums, expr::leaf_tensors(e), leaves);
     Tensor<V> result(detail::make_contiguous_impl(IntArray{}, dtype_of<V>, Device(DeviceType::CPU)));
     *result.data_ptr() = mean ? detail::MeanOp<V>{}.project(total.total(), n) : detail::SumOp<V>{}.project(total.total(), n);
     if (any_valid_edge(edges))
@@ -272,7 +276,7 @@ std::optional<Tensor<R>> sum_with_gradients(const X& x, bool mean) {
         const IntArray& shape = x.shape();
         if (product(shape) == 0) return std::nullopt;
         for (const TensorBase* t : expr::leaf_tensors(x))
-            if (t->sizes() != shape || !t->is_contiguous() || !t->device().is_cpu()) return std::nullopt;
+            if (!t->device().is_cpu()) return std::nullopt;
         return autograd::sum_and_gradients<V>(x, mean, std::make_index_sequence<X::num_leaves>{});
     }
 }
