@@ -37,6 +37,26 @@ void BM_W8_tenet(benchmark::State& state) {
     state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * n);
 }
 
+/// W8 with a 0-d bias (a broadcast parameter, as a scalar bias or scale usually is): b's gradient
+/// is the sum of its local gradient over the N elements.
+void BM_W8_tenet_scalar_bias(benchmark::State& state) {
+    const int64_t n = state.range(0);
+    tenet::set_num_threads(tenet_bench::bench_threads());
+    W8Data d(n);
+    Tensor<float> b = tenet::randn({});
+    d.w.requires_grad_();
+    b.requires_grad_();
+    for (auto _ : state) {
+        auto loss = ((tenet::sigmoid(d.x * d.w + b) - d.y).pow(2)).sum();
+        loss.backward();
+        benchmark::DoNotOptimize(d.w.grad().data_ptr());
+        benchmark::DoNotOptimize(b.grad().data_ptr());
+        d.w.reset_grad();
+        b.reset_grad();
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * n);
+}
+
 void BM_W8_plain_fastmath(benchmark::State& state) {
     const int64_t n = state.range(0);
     W8Data d(n);
@@ -54,4 +74,5 @@ void BM_W8_plain_fastmath(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_W8_tenet)->Arg(1 << 20)->Arg(16)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_W8_tenet_scalar_bias)->Arg(1 << 20)->Arg(16)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_W8_plain_fastmath)->Arg(1 << 20)->Arg(16)->Unit(benchmark::kMicrosecond);
