@@ -285,6 +285,16 @@ void fill_gradient_table(GradientTable<L>& table, const std::array<const TensorB
     }
 }
 
+/// Whether fill_gradient_table will replace one of these leaves (of an expression of n elements)
+/// by an expanded copy: a leaf that is neither one element nor the n elements in order. Only then
+/// does a pass need its own copy of the expression.
+template <size_t L>
+bool needs_expanded_leaves(const std::array<const TensorBase*, L>& leaves, int64_t n) {
+    for (const TensorBase* t : leaves)
+        if (t->numel() != 1 && (t->numel() != n || !t->is_contiguous())) return true;
+    return false;
+}
+
 /// A gradient buffer of root's shape for each leaf that wants one (`wanted`: the expression can
 /// give it; a valid edge: it needs it), into out[k] and raw[k]; a one-element leaf's gradient is
 /// summed in the pass instead (summed[k]).
@@ -339,7 +349,8 @@ GradientList leaf_gradients(const E& e, const G& g_in, const EdgeList& edges, co
     if (const auto device = e.device(); device && !device->is_cpu())
         return device_leaf_gradients(e, g, edges, root, *device, leaves);
     const int64_t n = product(root);
-    E flat = e;
+    std::optional<E> own;  // our own copy of e, only where a leaf must be expanded
+    const E& flat = needs_expanded_leaves(expr::leaf_tensors(e), n) ? own.emplace(e) : e;
     GradientTable<L> table;
     fill_gradient_table(table, expr::leaf_tensors(flat), n, root);
     // The incoming gradient: a number expression as it is, a tensor from slot L of the table.

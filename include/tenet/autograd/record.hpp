@@ -229,14 +229,8 @@ Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> lea
     const IntArray& shape = e.shape();
     const int64_t n = product(shape);
     EdgeList edges = leaf_edges(e, leaves);
-    // Leaves are read in place; only where one must be expanded (neither one element nor e's
-    // elements in order) does the pass run over our own copy of e, whose leaf is then replaced.
-    bool expands = false;
-    for (const TensorBase* t : expr::leaf_tensors(e))
-        expands = expands || (t->numel() != 1 && (t->numel() != n || !t->is_contiguous()));
-    std::optional<E> own;
-    if (expands) own.emplace(e);
-    const E& flat = expands ? *own : e;
+    std::optional<E> own;  // our own copy of e, only where a leaf must be expanded
+    const E& flat = needs_expanded_leaves(expr::leaf_tensors(e), n) ? own.emplace(e) : e;
     GradientTable<L> table;
     fill_gradient_table(table, expr::leaf_tensors(flat), n, shape);
     constexpr std::array<DType, L> types{dtype_of<leaf_t<K, E>>...};

@@ -19,9 +19,7 @@ public:
     SmallMutex& operator=(const SmallMutex&) = delete;
 
     void lock() noexcept {
-        uint32_t expected = kFree;
-        if (!state_.compare_exchange_strong(expected, kLocked, std::memory_order_acquire, std::memory_order_relaxed))
-            lock_contended();
+        if (!try_lock()) lock_contended();
     }
     bool try_lock() noexcept {
         uint32_t expected = kFree;
