@@ -12,10 +12,47 @@
 #define TENET_AUTOGRAD 1
 #endif
 
-#if TENET_AUTOGRAD
+// TENET_COMPILED (default 0): 1 in a program linked with the compiled library (CMake target
+// tenet::compiled, which defines it). The machinery every program instantiates the same way
+// (the backward engine, the evaluator's shared walk, views and geometry, the allocator, the
+// nodes of views, copies and sums) is then compiled once, in that library, and the headers
+// only declare it: functions marked TENET_FIXED are defined there, and the element-type
+// instantiations listed under TENET_EXTERN_TEMPLATE are explicit instantiations there. Header
+// only (0) defines everything inline, as before. A program must not mix the modes: the ABI tag
+// below differs, so it fails to link.
+#ifndef TENET_COMPILED
+#define TENET_COMPILED 0
+#endif
+
+#if TENET_AUTOGRAD && TENET_COMPILED
+#define TENET_ABI ag1c
+#elif TENET_AUTOGRAD
 #define TENET_ABI ag1
+#elif TENET_COMPILED
+#define TENET_ABI ag0c
 #else
 #define TENET_ABI ag0
+#endif
+
+// TENET_FIXED declares and defines a fixed (non-template) function: inline in header-only mode,
+// an ordinary external function of the library in compiled mode. TENET_HEADER_DEFINITIONS is 1
+// where their bodies are compiled: every TU in header-only mode, the library's one TU
+// (TENET_LIBRARY_SOURCE, include/tenet/compiled/library.cpp) in compiled mode.
+// TENET_EXTERN_TEMPLATE goes before `template` in the lists of fixed instantiations (guarded
+// by `#if TENET_COMPILED`): `extern` (declared here, instantiated in the library) in users' TUs,
+// nothing (the explicit instantiation definition) in the library's.
+#if TENET_COMPILED
+#define TENET_FIXED
+#if defined(TENET_LIBRARY_SOURCE)
+#define TENET_HEADER_DEFINITIONS 1
+#define TENET_EXTERN_TEMPLATE
+#else
+#define TENET_HEADER_DEFINITIONS 0
+#define TENET_EXTERN_TEMPLATE extern
+#endif
+#else
+#define TENET_FIXED inline
+#define TENET_HEADER_DEFINITIONS 1
 #endif
 
 // Declares the inline namespace before any header reopens it as `tenet::inline TENET_ABI`.

@@ -40,39 +40,25 @@ decltype(auto) visit_floating(DType d, const char* op, F&& f) {
 
 /// out += g for two contiguous gradients of one shape and dtype, where they live: a plain
 /// loop in the element type's opmath on the host, the backend's accumulate on a device.
-inline void add_into(const TensorBase& out, const TensorBase& g) {
-    if (!out.is_cpu()) {
-        detail::DeviceGuard guard(out.device());
-        detail::device_backend(out.device(), "backward")
-            .accumulate(out.device().index(), detail::first_byte(out), detail::first_byte(g), out.numel(), out.dtype());
-        return;
-    }
-    visit_floating(out.dtype(), "backward", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        using M = fn::opmath_t<T>;
-        T* o = static_cast<T*>(detail::first_byte(out));
-        const T* from = static_cast<const T*>(detail::first_byte(g));
-        const int64_t n = out.numel();
-        // Element i reads and writes only element i (even if g is out): vectorised at -O2.
-        detail::run_vectorised([&] {
-            TENET_SIMD_LOOP
-            for (int64_t i = 0; i < n; ++i) o[i] = convert<T>(static_cast<M>(o[i]) + static_cast<M>(from[i]));
-        });
-    });
-}
+TENET_FIXED void add_into(const TensorBase& out, const TensorBase& g);
 
 /// A contiguous copy of t on its device (no autograd).
-inline TensorBase dense_copy(const TensorBase& t) {
-    TensorBase out(detail::make_contiguous_impl(t.sizes(), t.dtype(), t.device()));
-    if (t.is_cpu()) std::memcpy(out.impl().storage->data(), detail::first_byte(t), static_cast<size_t>(t.nbytes()));
-    else detail::copy_strided_on_device(out, t);
-    return out;
-}
+TENET_FIXED TensorBase dense_copy(const TensorBase& t);
 
-inline Edge gradient_edge(const TensorBase& t);
-inline void set_history(const TensorBase& result, NodePtr node, uint32_t output_nr = 0);
-inline TensorBase add_gradients(const TensorBase& a, const TensorBase& b, bool record = false);
-inline TensorBase recorded_copy(const TensorBase& g);
+/// The edge a gradient for t flows along: its grad_fn, or its leaf accumulator.
+TENET_FIXED Edge gradient_edge(const TensorBase& t);
+
+/// Makes `result` output `output_nr` of `node` (it then requires grad and is not a leaf).
+TENET_FIXED void set_history(const TensorBase& result, NodePtr node, uint32_t output_nr = 0);
+
+/// a + b for two gradients of one node's output (same dtype, shape and device, contiguous:
+/// every gradient the engine moves is). Plain loops and backend calls, not expressions: the
+/// engine is instantiated in every translation unit, so it stays cheap to compile.
+/// `record`: under create_graph, the sum is recorded when a or b requires grad.
+TENET_FIXED TensorBase add_gradients(const TensorBase& a, const TensorBase& b, bool record = false);
+
+/// A copy of a gradient that keeps its history under create_graph (PyTorch's CopyBackwards).
+TENET_FIXED TensorBase recorded_copy(const TensorBase& g);
 
 /// The node of a result that equals its input's values: its backward passes the gradient
 /// through unchanged, which is itself differentiable (so it serves create_graph as is).
@@ -101,97 +87,14 @@ struct GradientSumNode final : Node {
 struct AccumulateGrad final : Node {
     explicit AccumulateGrad(TensorBase v) : variable(std::move(v)) { self_locking = true; }
     std::string name() const override { return "AccumulateGrad"; }
-    GradientList apply(const TensorBase& grad) override {
-        AutogradMeta& m = check(grad);
-        std::lock_guard lock(m.mutex);
-        if (!m.grad.defined()) {
-            // Kept as is when the engine holds the only reference, else copied.
-            m.grad = grad.impl_ptr().use_count() == 1 ? grad : dense_copy(grad);
-            return {};
-        }
-        add_into(m.grad, grad);
-        m.grad.impl().storage->bump_version();
-        return {};
-    }
-    GradientList apply_with_graph(const GradientList& grads) override {
-        AutogradMeta& m = check(grads[0]);
-        // The recorded sum is made outside the lock (recording takes the locks of the tensors it
-        // reads, which may be this leaf's), then stored unless another thread stored one first.
-        for (;;) {
-            TensorBase old;
-            {
-                std::lock_guard lock(m.mutex);
-                old = m.grad;
-            }
-            TensorBase next = old.defined() ? add_gradients(old, grads[0], true) : recorded_copy(grads[0]);
-            std::lock_guard lock(m.mutex);
-            if (m.grad.impl_ptr() == old.impl_ptr()) {
-                m.grad = std::move(next);
-                return {};
-            }
-        }
-    }
+    GradientList apply(const TensorBase& grad) override;
+    GradientList apply_with_graph(const GradientList& grads) override;
     TensorBase variable;
 
 private:
-    AutogradMeta& check(const TensorBase& grad) {
-        if (!(grad.sizes() == variable.sizes()))
-            detail::fail<shape_error>("backward: gradient of shape ", grad.sizes(), " does not match the leaf's shape ",
-                                      variable.sizes());
-        if (!(grad.device() == variable.device()))
-            detail::fail<device_error>("backward: gradient on ", grad.device(), " for a leaf on ", variable.device());
-        return meta_of(variable);
-    }
+    AutogradMeta& check(const TensorBase& grad);
 };
 
-/// The edge a gradient for t flows along: its grad_fn, or its leaf accumulator.
-inline Edge gradient_edge(const TensorBase& t) {
-    const AutogradMeta* cm = meta_if(t);
-    if (!cm) return {};
-    if (cm->grad_fn) return {cm->grad_fn, cm->output_nr};
-    if (!cm->requires_grad) return {};
-    AutogradMeta& m = meta_of(t);
-    std::lock_guard lock(m.mutex);  // threads recording on one leaf share one accumulator
-    NodePtr acc = m.grad_accumulator.lock();
-    if (!acc) {
-        acc = detail::make_pooled<AccumulateGrad>(t);
-        m.grad_accumulator = acc;
-    }
-    return {acc, 0};
-}
-
-/// Makes `result` output `output_nr` of `node` (it then requires grad and is not a leaf).
-inline void set_history(const TensorBase& result, NodePtr node, uint32_t output_nr) {
-    AutogradMeta& m = meta_of(result);
-    m.requires_grad = false;
-    m.grad_fn = std::move(node);
-    m.output_nr = output_nr;
-}
-
-/// a + b for two gradients of one node's output (same dtype, shape and device, contiguous:
-/// every gradient the engine moves is). Plain loops and backend calls, not expressions: the
-/// engine is instantiated in every translation unit, so it stays cheap to compile.
-/// `record`: under create_graph, the sum is recorded when a or b requires grad.
-inline TensorBase add_gradients(const TensorBase& a, const TensorBase& b, bool record) {
-    if (!a.defined()) return b;
-    if (!b.defined()) return a;
-    if (!(a.sizes() == b.sizes()) || !(a.dtype() == b.dtype()) || !a.is_contiguous() || !b.is_contiguous() ||
-        !(a.device() == b.device()))
-        detail::fail<error>("backward: internal error: gradients of shapes ", a.sizes(), " and ", b.sizes(),
-                            " (devices ", a.device(), ", ", b.device(), ") cannot be summed");
-    TensorBase sum = dense_copy(a);
-    add_into(sum, b);
-    if (record && (requires_grad(a) || requires_grad(b)))
-        set_history(sum, detail::make_pooled<GradientSumNode>(gradient_edge(a), gradient_edge(b)));
-    return sum;
-}
-
-/// A copy of a gradient that keeps its history under create_graph (PyTorch's CopyBackwards).
-inline TensorBase recorded_copy(const TensorBase& g) {
-    TensorBase copy = dense_copy(g);
-    if (requires_grad(g)) set_history(copy, detail::make_pooled<IdentityNode>("CopyBackwards", gradient_edge(g)));
-    return copy;
-}
 
 /// Node -> its position in the engine's task list. Open addressing over a power-of-two table:
 /// a backward pass allocates a few pooled arrays, not a hash-map node per graph node.
@@ -248,8 +151,127 @@ struct BackwardOptions {
 };
 
 /// Runs backward from `roots` seeded with `grads` (each of its root's shape).
-inline void run_backward(std::span<const TensorBase> roots, std::span<const TensorBase> grads,
-                         const BackwardOptions& options) {
+TENET_FIXED void run_backward(std::span<const TensorBase> roots, std::span<const TensorBase> grads,
+                              const BackwardOptions& options);
+
+/// Runs backward from one root.
+TENET_FIXED void run_backward(const TensorBase& root, const TensorBase& grad, bool retain_graph,
+                              bool create_graph = false);
+
+#if TENET_HEADER_DEFINITIONS
+TENET_FIXED AutogradMeta& AccumulateGrad::check(const TensorBase& grad) {
+    if (!(grad.sizes() == variable.sizes()))
+        detail::fail<shape_error>("backward: gradient of shape ", grad.sizes(), " does not match the leaf's shape ",
+                                  variable.sizes());
+    if (!(grad.device() == variable.device()))
+        detail::fail<device_error>("backward: gradient on ", grad.device(), " for a leaf on ", variable.device());
+    return meta_of(variable);
+}
+
+TENET_FIXED GradientList AccumulateGrad::apply(const TensorBase& grad) {
+    AutogradMeta& m = check(grad);
+    std::lock_guard lock(m.mutex);
+    if (!m.grad.defined()) {
+        // Kept as is when the engine holds the only reference, else copied.
+        m.grad = grad.impl_ptr().use_count() == 1 ? grad : dense_copy(grad);
+        return {};
+    }
+    add_into(m.grad, grad);
+    m.grad.impl().storage->bump_version();
+    return {};
+}
+
+TENET_FIXED GradientList AccumulateGrad::apply_with_graph(const GradientList& grads) {
+    AutogradMeta& m = check(grads[0]);
+    // The recorded sum is made outside the lock (recording takes the locks of the tensors it
+    // reads, which may be this leaf's), then stored unless another thread stored one first.
+    for (;;) {
+        TensorBase old;
+        {
+            std::lock_guard lock(m.mutex);
+            old = m.grad;
+        }
+        TensorBase next = old.defined() ? add_gradients(old, grads[0], true) : recorded_copy(grads[0]);
+        std::lock_guard lock(m.mutex);
+        if (m.grad.impl_ptr() == old.impl_ptr()) {
+            m.grad = std::move(next);
+            return {};
+        }
+    }
+}
+
+TENET_FIXED void add_into(const TensorBase& out, const TensorBase& g) {
+    if (!out.is_cpu()) {
+        detail::DeviceGuard guard(out.device());
+        detail::device_backend(out.device(), "backward")
+            .accumulate(out.device().index(), detail::first_byte(out), detail::first_byte(g), out.numel(), out.dtype());
+        return;
+    }
+    visit_floating(out.dtype(), "backward", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using M = fn::opmath_t<T>;
+        T* o = static_cast<T*>(detail::first_byte(out));
+        const T* from = static_cast<const T*>(detail::first_byte(g));
+        const int64_t n = out.numel();
+        // Element i reads and writes only element i (even if g is out): vectorised at -O2.
+        detail::run_vectorised([&] {
+            TENET_SIMD_LOOP
+            for (int64_t i = 0; i < n; ++i) o[i] = convert<T>(static_cast<M>(o[i]) + static_cast<M>(from[i]));
+        });
+    });
+}
+
+TENET_FIXED TensorBase dense_copy(const TensorBase& t) {
+    TensorBase out(detail::make_contiguous_impl(t.sizes(), t.dtype(), t.device()));
+    if (t.is_cpu()) std::memcpy(out.impl().storage->data(), detail::first_byte(t), static_cast<size_t>(t.nbytes()));
+    else detail::copy_strided_on_device(out, t);
+    return out;
+}
+
+TENET_FIXED Edge gradient_edge(const TensorBase& t) {
+    const AutogradMeta* cm = meta_if(t);
+    if (!cm) return {};
+    if (cm->grad_fn) return {cm->grad_fn, cm->output_nr};
+    if (!cm->requires_grad) return {};
+    AutogradMeta& m = meta_of(t);
+    std::lock_guard lock(m.mutex);  // threads recording on one leaf share one accumulator
+    NodePtr acc = m.grad_accumulator.lock();
+    if (!acc) {
+        acc = detail::make_pooled<AccumulateGrad>(t);
+        m.grad_accumulator = acc;
+    }
+    return {acc, 0};
+}
+
+TENET_FIXED void set_history(const TensorBase& result, NodePtr node, uint32_t output_nr) {
+    AutogradMeta& m = meta_of(result);
+    m.requires_grad = false;
+    m.grad_fn = std::move(node);
+    m.output_nr = output_nr;
+}
+
+TENET_FIXED TensorBase add_gradients(const TensorBase& a, const TensorBase& b, bool record) {
+    if (!a.defined()) return b;
+    if (!b.defined()) return a;
+    if (!(a.sizes() == b.sizes()) || !(a.dtype() == b.dtype()) || !a.is_contiguous() || !b.is_contiguous() ||
+        !(a.device() == b.device()))
+        detail::fail<error>("backward: internal error: gradients of shapes ", a.sizes(), " and ", b.sizes(),
+                            " (devices ", a.device(), ", ", b.device(), ") cannot be summed");
+    TensorBase sum = dense_copy(a);
+    add_into(sum, b);
+    if (record && (requires_grad(a) || requires_grad(b)))
+        set_history(sum, detail::make_pooled<GradientSumNode>(gradient_edge(a), gradient_edge(b)));
+    return sum;
+}
+
+TENET_FIXED TensorBase recorded_copy(const TensorBase& g) {
+    TensorBase copy = dense_copy(g);
+    if (requires_grad(g)) set_history(copy, detail::make_pooled<IdentityNode>("CopyBackwards", gradient_edge(g)));
+    return copy;
+}
+
+TENET_FIXED void run_backward(std::span<const TensorBase> roots, std::span<const TensorBase> grads,
+                              const BackwardOptions& options) {
     // The backward computations are recorded only under create_graph.
     AutoGradMode grad_mode(options.create_graph);
     const bool retain_graph = options.retain_graph;
@@ -392,11 +414,11 @@ inline void run_backward(std::span<const TensorBase> roots, std::span<const Tens
     }
 }
 
-/// Runs backward from one root.
-inline void run_backward(const TensorBase& root, const TensorBase& grad, bool retain_graph,
-                         bool create_graph = false) {
+TENET_FIXED void run_backward(const TensorBase& root, const TensorBase& grad, bool retain_graph,
+                              bool create_graph) {
     run_backward(std::span<const TensorBase>(&root, 1), std::span<const TensorBase>(&grad, 1),
                  {retain_graph, create_graph, nullptr, nullptr});
 }
+#endif  // TENET_HEADER_DEFINITIONS
 
 }  // namespace tenet::autograd

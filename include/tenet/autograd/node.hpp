@@ -107,26 +107,10 @@ struct Node {
 };
 
 /// PyTorch's message for a second backward through freed saved tensors.
-[[noreturn]] inline void throw_released(std::string_view node) {
-    detail::fail<error>("Trying to backward through the graph a second time (or directly access saved tensors after "
-                        "they have already been freed). Saved intermediate values of the graph are freed when you call "
-                        ".backward() or autograd::grad(). Specify retain_graph=true if you need to backward through "
-                        "the graph a second time or if you need to access saved tensors after calling backward. "
-                        "(node: ",
-                        node, ")");
-}
+[[noreturn]] TENET_FIXED void throw_released(std::string_view node);
 
-[[noreturn]] inline void throw_modified(const TensorBase& tensor, uint64_t version, std::string_view node,
-                                        size_t input_nr) {
-    const uint64_t now = tensor.impl().storage->version();
-    std::ostringstream what;
-    what << "one of the variables needed for gradient computation has been modified by an inplace operation: "
-         << "[tenet." << tensor.dtype().name() << " " << tensor.sizes() << "], which is input " << input_nr << " of "
-         << node << ", is at version " << now << "; expected version " << version
-         << " instead. Hint: the in-place write happened after the forward pass saved the tensor; "
-            "clone() it before modifying it.";
-    detail::fail<error>(what.str());
-}
+[[noreturn]] TENET_FIXED void throw_modified(const TensorBase& tensor, uint64_t version, std::string_view node,
+                                        size_t input_nr);
 
 /// A storage's version and write stamp at one moment (StorageImpl::bump_version).
 struct VersionMark {
@@ -169,5 +153,28 @@ inline bool requires_grad(const TensorBase& t) {
     const AutogradMeta* m = meta_if(t);
     return m && (m->requires_grad || m->grad_fn);
 }
+
+#if TENET_HEADER_DEFINITIONS
+[[noreturn]] TENET_FIXED void throw_released(std::string_view node) {
+    detail::fail<error>("Trying to backward through the graph a second time (or directly access saved tensors after "
+                        "they have already been freed). Saved intermediate values of the graph are freed when you call "
+                        ".backward() or autograd::grad(). Specify retain_graph=true if you need to backward through "
+                        "the graph a second time or if you need to access saved tensors after calling backward. "
+                        "(node: ",
+                        node, ")");
+}
+
+[[noreturn]] TENET_FIXED void throw_modified(const TensorBase& tensor, uint64_t version, std::string_view node,
+                                        size_t input_nr) {
+    const uint64_t now = tensor.impl().storage->version();
+    std::ostringstream what;
+    what << "one of the variables needed for gradient computation has been modified by an inplace operation: "
+         << "[tenet." << tensor.dtype().name() << " " << tensor.sizes() << "], which is input " << input_nr << " of "
+         << node << ", is at version " << now << "; expected version " << version
+         << " instead. Hint: the in-place write happened after the forward pass saved the tensor; "
+            "clone() it before modifying it.";
+    detail::fail<error>(what.str());
+}
+#endif  // TENET_HEADER_DEFINITIONS
 
 }  // namespace tenet::autograd

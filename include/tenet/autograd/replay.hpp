@@ -362,7 +362,41 @@ void add_cast_step(ReplayProgram& p) {
 /// Runs program p over aliases of `leaves` (one AliasBackward0 node per leaf that needs a
 /// gradient, pointing along its edge), then differentiates the replayed graph from its value back
 /// to the aliases for `seed`, recording as it goes: the gradients of the leaves. Compiled once.
-inline GradientList run_replay_program(const ReplayProgram& p, std::span<const TensorBase* const> leaves,
+TENET_FIXED GradientList run_replay_program(const ReplayProgram& p, std::span<const TensorBase* const> leaves,
+                                       const TensorBase& seed, const EdgeList& edges);
+
+/// create_graph's backward of a recorded expression e (a FusedNode, a reduction of an
+/// expression), for the upstream gradient `seed` of e's shape, whose leaves' gradients go along
+/// `edges` (a seed of another element type T than e's: the program ends with e's conversion to
+/// T). What an expression type instantiates here is add_steps' walk, which only fills a table.
+template <class T, class E>
+[[gnu::cold]] GradientList graph_gradients(const E& e, const Tensor<T>& seed, const EdgeList& edges) {
+    if constexpr (E::num_leaves == 0) {
+        return GradientList{};
+    } else {
+        if (!any_valid_edge(edges)) return GradientList(E::num_leaves);
+        constexpr bool needs_cast = !std::is_same_v<typename E::value_type, T>;
+        std::array<ReplayStep, op_count_v<E> + needs_cast> steps;
+        ReplayProgram p{E::num_leaves, steps.data(), steps.size()};
+        add_steps(e, p, 0);
+        if constexpr (needs_cast) add_cast_step<typename E::value_type, replay_shape_t<E>, T>(p);
+        const auto leaves = expr::leaf_tensors(e);
+        return run_replay_program(p, leaves, seed, edges);
+    }
+}
+
+/// The upstream gradient of a reduction spread back over its input's shape (recorded):
+/// g (of the reduced shape) viewed with the reduced dims kept, expanded, scaled.
+template <class R>
+Tensor<R> graph_reduction_seed(const Tensor<R>& g, const IntArray& keepdim_shape, const IntArray& shape,
+                               double scale) {
+    Tensor<R> spread = g.reshape(keepdim_shape).expand(shape);
+    if (scale == 1.0) return spread;
+    return record_op(expr::Leaf<R>(spread) * scale).tensor;
+}
+
+#if TENET_HEADER_DEFINITIONS
+TENET_FIXED GradientList run_replay_program(const ReplayProgram& p, std::span<const TensorBase* const> leaves,
                                        const TensorBase& seed, const EdgeList& edges) {
     GradientList out(leaves.size());
     std::vector<Edge> aliases(leaves.size());
@@ -396,35 +430,6 @@ inline GradientList run_replay_program(const ReplayProgram& p, std::span<const T
     for (size_t k = 0; k < out.size(); ++k) out[k] = std::move(captured[k]);
     return out;
 }
-
-/// create_graph's backward of a recorded expression e (a FusedNode, a reduction of an
-/// expression), for the upstream gradient `seed` of e's shape, whose leaves' gradients go along
-/// `edges` (a seed of another element type T than e's: the program ends with e's conversion to
-/// T). What an expression type instantiates here is add_steps' walk, which only fills a table.
-template <class T, class E>
-[[gnu::cold]] GradientList graph_gradients(const E& e, const Tensor<T>& seed, const EdgeList& edges) {
-    if constexpr (E::num_leaves == 0) {
-        return GradientList{};
-    } else {
-        if (!any_valid_edge(edges)) return GradientList(E::num_leaves);
-        constexpr bool needs_cast = !std::is_same_v<typename E::value_type, T>;
-        std::array<ReplayStep, op_count_v<E> + needs_cast> steps;
-        ReplayProgram p{E::num_leaves, steps.data(), steps.size()};
-        add_steps(e, p, 0);
-        if constexpr (needs_cast) add_cast_step<typename E::value_type, replay_shape_t<E>, T>(p);
-        const auto leaves = expr::leaf_tensors(e);
-        return run_replay_program(p, leaves, seed, edges);
-    }
-}
-
-/// The upstream gradient of a reduction spread back over its input's shape (recorded):
-/// g (of the reduced shape) viewed with the reduced dims kept, expanded, scaled.
-template <class R>
-Tensor<R> graph_reduction_seed(const Tensor<R>& g, const IntArray& keepdim_shape, const IntArray& shape,
-                               double scale) {
-    Tensor<R> spread = g.reshape(keepdim_shape).expand(shape);
-    if (scale == 1.0) return spread;
-    return record_op(expr::Leaf<R>(spread) * scale).tensor;
-}
+#endif  // TENET_HEADER_DEFINITIONS
 
 }  // namespace tenet::autograd

@@ -53,18 +53,7 @@ using leaf_t = std::tuple_element_t<K, typename leaf_types<E>::type>;
 
 /// A contiguous copy of host tensor t broadcast to `shape`, any dtype (element by element, as
 /// bytes: one function for every dtype); not recorded.
-inline TensorBase contiguous_expanded(const TensorBase& t, const IntArray& shape) {
-    TensorBase out(detail::make_contiguous_impl(shape, t.dtype(), t.device()));
-    const IntArray strides = detail::expand_geometry(t.sizes(), t.strides(), shape, "backward").second;
-    const size_t size = static_cast<size_t>(t.element_size());
-    auto* to = static_cast<std::byte*>(detail::first_byte(out));
-    const auto* from = static_cast<const std::byte*>(detail::first_byte(t));
-    detail::for_each_offset<1>(shape, {strides}, {0}, [&](const std::array<int64_t, 1>& o) {
-        std::memcpy(to, from + o[0] * static_cast<int64_t>(size), size);
-        to += size;
-    });
-    return out;
-}
+TENET_FIXED TensorBase contiguous_expanded(const TensorBase& t, const IntArray& shape);
 
 /// The leaves of e, in order, as handles.
 template <class E>
@@ -96,25 +85,7 @@ EdgeList leaf_edges(const E& e, std::index_sequence<K...>) {
 
 /// PyTorch's backward name of an operation of `arity` operands named `op` (whether its operands
 /// a, b, c are C++ numbers says which overload): add -> AddBackward0, log1p -> Log1PBackward0, ...
-inline std::string make_backward_name(std::string_view op, int arity, bool scalar_a, bool scalar_b, bool scalar_c) {
-    if (op == "to") return "ToCopyBackward0";
-    if (op == "clamp") return "ClampBackward1";
-    if (op == "square") return "PowBackward0";  // torch.square is pow(x, 2)
-    if (arity == 2 && op == "pow" && !scalar_b) return "PowBackward1";
-    if (arity == 2 && op == "sub" && scalar_a) return "RsubBackward1";  // 1.5 - x
-    if (arity == 3 && op == "lerp") return scalar_c ? "LerpBackward0" : "LerpBackward1";
-    std::string out;
-    bool up = true;
-    for (char c : op) {
-        if (c == '_') {
-            up = true;
-            continue;
-        }
-        out += up && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
-        up = c >= '0' && c <= '9';  // PyTorch capitalises after a digit: log1p -> Log1PBackward0
-    }
-    return out + "Backward0";
-}
+TENET_FIXED std::string make_backward_name(std::string_view op, int arity, bool scalar_a, bool scalar_b, bool scalar_c);
 /// The same, built once per operation and overload: shared by every expression with that root.
 template <class Op, int Arity, bool ScalarA, bool ScalarB, bool ScalarC>
 const char* op_backward_name() {
@@ -161,5 +132,40 @@ struct SavedExpression {
     const char* name;
     std::array<VersionMark, E::num_leaves> versions;  ///< of the leaves' storages when saved
 };
+
+#if TENET_HEADER_DEFINITIONS
+TENET_FIXED TensorBase contiguous_expanded(const TensorBase& t, const IntArray& shape) {
+    TensorBase out(detail::make_contiguous_impl(shape, t.dtype(), t.device()));
+    const IntArray strides = detail::expand_geometry(t.sizes(), t.strides(), shape, "backward").second;
+    const size_t size = static_cast<size_t>(t.element_size());
+    auto* to = static_cast<std::byte*>(detail::first_byte(out));
+    const auto* from = static_cast<const std::byte*>(detail::first_byte(t));
+    detail::for_each_offset<1>(shape, {strides}, {0}, [&](const std::array<int64_t, 1>& o) {
+        std::memcpy(to, from + o[0] * static_cast<int64_t>(size), size);
+        to += size;
+    });
+    return out;
+}
+
+TENET_FIXED std::string make_backward_name(std::string_view op, int arity, bool scalar_a, bool scalar_b, bool scalar_c) {
+    if (op == "to") return "ToCopyBackward0";
+    if (op == "clamp") return "ClampBackward1";
+    if (op == "square") return "PowBackward0";  // torch.square is pow(x, 2)
+    if (arity == 2 && op == "pow" && !scalar_b) return "PowBackward1";
+    if (arity == 2 && op == "sub" && scalar_a) return "RsubBackward1";  // 1.5 - x
+    if (arity == 3 && op == "lerp") return scalar_c ? "LerpBackward0" : "LerpBackward1";
+    std::string out;
+    bool up = true;
+    for (char c : op) {
+        if (c == '_') {
+            up = true;
+            continue;
+        }
+        out += up && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+        up = c >= '0' && c <= '9';  // PyTorch capitalises after a digit: log1p -> Log1PBackward0
+    }
+    return out + "Backward0";
+}
+#endif  // TENET_HEADER_DEFINITIONS
 
 }  // namespace tenet::autograd

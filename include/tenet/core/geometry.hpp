@@ -43,7 +43,76 @@ inline bool is_contiguous(const IntArray& sizes, const IntArray& strides) {
 }
 
 /// Whether the elements cover a gap-free block of memory exactly once, in any dim order.
-inline bool is_non_overlapping_and_dense(const IntArray& sizes, const IntArray& strides) {
+TENET_FIXED bool is_non_overlapping_and_dense(const IntArray& sizes, const IntArray& strides);
+
+/// Strides for a fresh dense tensor that keep the memory order of (sizes, strides), as
+/// PyTorch's preserve_format: a non-overlapping dense layout keeps its strides verbatim;
+/// any other layout gets dense strides in the same dim order (PyTorch's
+/// infer_dense_strides: dims sorted by stride, stride-0 dims staying in place).
+TENET_FIXED IntArray dense_strides_like(const IntArray& sizes, const IntArray& strides);
+
+/// One past the largest storage element a view touches (0 for an empty view).
+inline int64_t storage_extent(const IntArray& sizes, const IntArray& strides, int64_t offset) {
+    int64_t last = offset;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        if (sizes[i] == 0) return 0;
+        last += (sizes[i] - 1) * strides[i];
+    }
+    return last + 1;
+}
+
+/// Resolves a single -1 in a requested shape and checks the element count.
+TENET_FIXED IntArray infer_size(const IntArray& shape, int64_t numel, const char* op);
+
+/// Strides that let a tensor of (sizes, strides) be viewed as new_sizes without a copy,
+/// or nothing when a dimension would span two non-contiguous chunks (PyTorch's rule).
+TENET_FIXED std::optional<IntArray> view_strides(const IntArray& sizes, const IntArray& strides,
+                                            const IntArray& new_sizes);
+
+/// Broadcasts two shapes with NumPy/PyTorch rules; `op` names the caller in the error.
+TENET_FIXED IntArray broadcast_shapes(const IntArray& a, const IntArray& b, const char* op);
+
+/// Strides that present a tensor of (sizes, strides) as the larger shape `target`
+/// (new leading dims and size-1 dims get stride 0). `target` may contain -1 for "keep".
+/// Returns the resolved target sizes and the strides.
+TENET_FIXED std::pair<IntArray, IntArray> expand_geometry(const IntArray& sizes, const IntArray& strides,
+                                                     const IntArray& target, const char* op);
+
+/// Wraps an index into [0, size) for dimension `dim`; throws index_error when out of range.
+inline int64_t wrap_index(int64_t index, int64_t size, int64_t dim, const char* op) {
+    if (index < -size || index >= size)
+        fail<index_error>(op, ": index ", index, " is out of bounds for dimension ", dim, " with size ", size);
+    return index < 0 ? index + size : index;
+}
+
+/// Merges adjacent dims that every operand walks contiguously, so a dense N-d walk
+/// becomes a flat loop. `strides` holds one IntArray per operand; all share `sizes`.
+template <size_t N>
+void coalesce_dims(IntArray& sizes, std::array<IntArray, N>& strides) {
+    if (sizes.size() < 2) return;
+    size_t out = 0;
+    for (size_t d = 1; d < sizes.size(); ++d) {
+        bool mergeable = true;
+        for (size_t k = 0; k < N; ++k)
+            mergeable = mergeable && strides[k][out] == strides[k][d] * sizes[d];
+        if (sizes[out] == 1) mergeable = true;  // a size-1 dim merges with anything
+        if (sizes[d] == 1) mergeable = true;
+        if (mergeable) {
+            if (sizes[d] == 1) continue;                        // keep the outer dim's strides
+            for (size_t k = 0; k < N; ++k) strides[k][out] = strides[k][d];  // inner stride wins
+            sizes[out] *= sizes[d];
+        } else {
+            ++out;
+            sizes[out] = sizes[d];
+            for (size_t k = 0; k < N; ++k) strides[k][out] = strides[k][d];
+        }
+    }
+    sizes.resize(out + 1);
+    for (auto& s : strides) s.resize(out + 1);
+}
+
+#if TENET_HEADER_DEFINITIONS
+TENET_FIXED bool is_non_overlapping_and_dense(const IntArray& sizes, const IntArray& strides) {
     const size_t n = sizes.size();
     std::vector<size_t> order(n);
     std::iota(order.begin(), order.end(), size_t{0});
@@ -61,11 +130,7 @@ inline bool is_non_overlapping_and_dense(const IntArray& sizes, const IntArray& 
     return true;
 }
 
-/// Strides for a fresh dense tensor that keep the memory order of (sizes, strides), as
-/// PyTorch's preserve_format: a non-overlapping dense layout keeps its strides verbatim;
-/// any other layout gets dense strides in the same dim order (PyTorch's
-/// infer_dense_strides: dims sorted by stride, stride-0 dims staying in place).
-inline IntArray dense_strides_like(const IntArray& sizes, const IntArray& strides) {
+TENET_FIXED IntArray dense_strides_like(const IntArray& sizes, const IntArray& strides) {
     if (is_non_overlapping_and_dense(sizes, strides)) return strides;
     const size_t n = sizes.size();
     // perm[0] is the innermost dim; start from row-major order, then insertion-sort.
@@ -99,18 +164,7 @@ inline IntArray dense_strides_like(const IntArray& sizes, const IntArray& stride
     return result;
 }
 
-/// One past the largest storage element a view touches (0 for an empty view).
-inline int64_t storage_extent(const IntArray& sizes, const IntArray& strides, int64_t offset) {
-    int64_t last = offset;
-    for (size_t i = 0; i < sizes.size(); ++i) {
-        if (sizes[i] == 0) return 0;
-        last += (sizes[i] - 1) * strides[i];
-    }
-    return last + 1;
-}
-
-/// Resolves a single -1 in a requested shape and checks the element count.
-inline IntArray infer_size(const IntArray& shape, int64_t numel, const char* op) {
+TENET_FIXED IntArray infer_size(const IntArray& shape, int64_t numel, const char* op) {
     IntArray result = shape;
     std::optional<size_t> infer_dim;
     int64_t known = 1;
@@ -135,9 +189,7 @@ inline IntArray infer_size(const IntArray& shape, int64_t numel, const char* op)
     fail<shape_error>(op, ": shape ", shape, " is invalid for input of size ", numel);
 }
 
-/// Strides that let a tensor of (sizes, strides) be viewed as new_sizes without a copy,
-/// or nothing when a dimension would span two non-contiguous chunks (PyTorch's rule).
-inline std::optional<IntArray> view_strides(const IntArray& sizes, const IntArray& strides,
+TENET_FIXED std::optional<IntArray> view_strides(const IntArray& sizes, const IntArray& strides,
                                             const IntArray& new_sizes) {
     IntArray new_strides(new_sizes.size());
     if (sizes.empty()) return contiguous_strides(new_sizes);  // a 0-d tensor: every new dim is 1
@@ -172,8 +224,7 @@ inline std::optional<IntArray> view_strides(const IntArray& sizes, const IntArra
     return new_strides;
 }
 
-/// Broadcasts two shapes with NumPy/PyTorch rules; `op` names the caller in the error.
-inline IntArray broadcast_shapes(const IntArray& a, const IntArray& b, const char* op) {
+TENET_FIXED IntArray broadcast_shapes(const IntArray& a, const IntArray& b, const char* op) {
     if (b.empty() || a == b) return a;  // the common cases (a number as b), and the hot ones for tiny operands
     if (a.empty()) return b;
     const size_t n = std::max(a.size(), b.size());
@@ -189,10 +240,7 @@ inline IntArray broadcast_shapes(const IntArray& a, const IntArray& b, const cha
     return out;
 }
 
-/// Strides that present a tensor of (sizes, strides) as the larger shape `target`
-/// (new leading dims and size-1 dims get stride 0). `target` may contain -1 for "keep".
-/// Returns the resolved target sizes and the strides.
-inline std::pair<IntArray, IntArray> expand_geometry(const IntArray& sizes, const IntArray& strides,
+TENET_FIXED std::pair<IntArray, IntArray> expand_geometry(const IntArray& sizes, const IntArray& strides,
                                                      const IntArray& target, const char* op) {
     if (target.size() < sizes.size())
         fail<shape_error>(op, ": the number of sizes provided (", target.size(),
@@ -227,38 +275,6 @@ inline std::pair<IntArray, IntArray> expand_geometry(const IntArray& sizes, cons
     }
     return {std::move(out_sizes), std::move(out_strides)};
 }
-
-/// Wraps an index into [0, size) for dimension `dim`; throws index_error when out of range.
-inline int64_t wrap_index(int64_t index, int64_t size, int64_t dim, const char* op) {
-    if (index < -size || index >= size)
-        fail<index_error>(op, ": index ", index, " is out of bounds for dimension ", dim, " with size ", size);
-    return index < 0 ? index + size : index;
-}
-
-/// Merges adjacent dims that every operand walks contiguously, so a dense N-d walk
-/// becomes a flat loop. `strides` holds one IntArray per operand; all share `sizes`.
-template <size_t N>
-void coalesce_dims(IntArray& sizes, std::array<IntArray, N>& strides) {
-    if (sizes.size() < 2) return;
-    size_t out = 0;
-    for (size_t d = 1; d < sizes.size(); ++d) {
-        bool mergeable = true;
-        for (size_t k = 0; k < N; ++k)
-            mergeable = mergeable && strides[k][out] == strides[k][d] * sizes[d];
-        if (sizes[out] == 1) mergeable = true;  // a size-1 dim merges with anything
-        if (sizes[d] == 1) mergeable = true;
-        if (mergeable) {
-            if (sizes[d] == 1) continue;                        // keep the outer dim's strides
-            for (size_t k = 0; k < N; ++k) strides[k][out] = strides[k][d];  // inner stride wins
-            sizes[out] *= sizes[d];
-        } else {
-            ++out;
-            sizes[out] = sizes[d];
-            for (size_t k = 0; k < N; ++k) strides[k][out] = strides[k][d];
-        }
-    }
-    sizes.resize(out + 1);
-    for (auto& s : strides) s.resize(out + 1);
-}
+#endif  // TENET_HEADER_DEFINITIONS
 
 }  // namespace tenet::detail

@@ -49,51 +49,16 @@ inline void check_host_access(const TensorBase& t, const char* op) {
 }
 
 /// PyTorch refuses to write to a tensor in which two indices share one element.
-inline void check_no_internal_overlap(const TensorImpl& t, const char* op) {
-    for (size_t d = 0; d < t.sizes().size(); ++d)
-        if (t.strides()[d] == 0 && t.sizes()[d] > 1)
-            fail<error>(op, ": unsupported operation: more than one element of the written-to tensor refers to a "
-                            "single memory location (sizes ", t.sizes(), ", strides ", t.strides(),
-                        "). Please clone() the tensor before performing the operation.");
-}
+TENET_FIXED void check_no_internal_overlap(const TensorImpl& t, const char* op);
 
 /// Whether the storage bytes touched by two views of one storage may intersect.
-inline bool may_overlap(const TensorImpl& a, const TensorImpl& b) {
-    if (a.storage != b.storage) return false;
-    const int64_t a_end = storage_extent(a.sizes(), a.strides(), a.offset) * a.dtype.itemsize();
-    const int64_t b_end = storage_extent(b.sizes(), b.strides(), b.offset) * b.dtype.itemsize();
-    if (a_end == 0 || b_end == 0) return false;
-    const int64_t a_begin = a.offset * a.dtype.itemsize(), b_begin = b.offset * b.dtype.itemsize();
-    return a_begin < b_end && b_begin < a_end;
-}
+TENET_FIXED bool may_overlap(const TensorImpl& a, const TensorImpl& b);
 
 /// Whether two views share at least one storage byte, decided exactly: different storages
 /// or disjoint byte ranges do not; two non-overlapping dense views (each covers its whole
 /// range) with intersecting ranges do; otherwise the views' elements are listed and
 /// compared, if there are at most `limit` of them (nullopt past it: undecided).
-inline std::optional<bool> shares_elements(const TensorImpl& a, const TensorImpl& b, int64_t limit = int64_t{1} << 20) {
-    if (!may_overlap(a, b)) return false;
-    if (is_non_overlapping_and_dense(a.sizes(), a.strides()) && is_non_overlapping_and_dense(b.sizes(), b.strides()))
-        return true;
-    if (a.numel() + b.numel() > limit) return std::nullopt;
-    auto starts = [](const TensorImpl& t) {  // sorted first bytes of the view's elements
-        std::vector<int64_t> s;
-        s.reserve(static_cast<size_t>(t.numel()));
-        const int64_t size = t.dtype.itemsize();
-        for_each_offset<1>(t.sizes(), {t.strides()}, {t.offset},
-                           [&](const std::array<int64_t, 1>& o) { s.push_back(o[0] * size); });
-        std::sort(s.begin(), s.end());
-        return s;
-    };
-    const std::vector<int64_t> sa = starts(a), sb = starts(b);
-    const int64_t na = a.dtype.itemsize(), nb = b.dtype.itemsize();
-    for (size_t i = 0, j = 0; i < sa.size() && j < sb.size();) {  // a sweep over both sorted lists
-        if (sa[i] + na <= sb[j]) ++i;
-        else if (sb[j] + nb <= sa[i]) ++j;
-        else return true;
-    }
-    return false;
-}
+TENET_FIXED std::optional<bool> shares_elements(const TensorImpl& a, const TensorImpl& b, int64_t limit = int64_t{1} << 20);
 
 /// PyTorch's refusal to write `src` into `dst` where some elements of the two are one memory
 /// location (at::assert_no_partial_overlap). The same view (element for element: copy_ of a
@@ -101,16 +66,7 @@ inline std::optional<bool> shares_elements(const TensorImpl& a, const TensorImpl
 /// view that is not dense) it writes in its own loop order; tenet decides exactly (see
 /// shares_elements) and refuses every shared element. Views too large to list (nullopt) are
 /// let through: the caller reads src in full first.
-inline void check_no_partial_overlap(const TensorImpl& dst, const TensorImpl& src, const char* op) {
-    if (dst.storage != src.storage || !shares_elements(dst, src).value_or(false)) return;
-    if (dst.dtype.itemsize() == src.dtype.itemsize() && dst.offset == src.offset &&
-        expand_geometry(src.sizes(), src.strides(), dst.sizes(), op).second == dst.strides())
-        return;  // the same elements in the same order
-    fail<error>(op, ": unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
-                    "single memory location (written-to: sizes ", dst.sizes(), ", strides ", dst.strides(), ", offset ",
-                dst.offset, "; input: sizes ", src.sizes(), ", strides ", src.strides(), ", offset ", src.offset,
-                "). Please clone() the tensor before performing the operation.");
-}
+TENET_FIXED void check_no_partial_overlap(const TensorImpl& dst, const TensorImpl& src, const char* op);
 
 /// requires_grad_(true) on a tensor of T: only floating dtypes can require gradients.
 template <class T>
@@ -137,9 +93,63 @@ void check_out_cast(const char* op) {
 // Copies and fills that involve a device (backend/device/device_copy.hpp, included at the end).
 template <class T, class U>
 void copy_between_devices(const Tensor<T>& dst, const Tensor<U>& src);
-inline void fill_on_device(const TensorBase& dst, const void* value, int64_t itemsize);
+TENET_FIXED void fill_on_device(const TensorBase& dst, const void* value, int64_t itemsize);
 template <class T>
 Tensor<T> host_copy(const Tensor<T>& t);
+#if TENET_HEADER_DEFINITIONS
+TENET_FIXED void check_no_internal_overlap(const TensorImpl& t, const char* op) {
+    for (size_t d = 0; d < t.sizes().size(); ++d)
+        if (t.strides()[d] == 0 && t.sizes()[d] > 1)
+            fail<error>(op, ": unsupported operation: more than one element of the written-to tensor refers to a "
+                            "single memory location (sizes ", t.sizes(), ", strides ", t.strides(),
+                        "). Please clone() the tensor before performing the operation.");
+}
+
+TENET_FIXED bool may_overlap(const TensorImpl& a, const TensorImpl& b) {
+    if (a.storage != b.storage) return false;
+    const int64_t a_end = storage_extent(a.sizes(), a.strides(), a.offset) * a.dtype.itemsize();
+    const int64_t b_end = storage_extent(b.sizes(), b.strides(), b.offset) * b.dtype.itemsize();
+    if (a_end == 0 || b_end == 0) return false;
+    const int64_t a_begin = a.offset * a.dtype.itemsize(), b_begin = b.offset * b.dtype.itemsize();
+    return a_begin < b_end && b_begin < a_end;
+}
+
+TENET_FIXED std::optional<bool> shares_elements(const TensorImpl& a, const TensorImpl& b, int64_t limit) {
+    if (!may_overlap(a, b)) return false;
+    if (is_non_overlapping_and_dense(a.sizes(), a.strides()) && is_non_overlapping_and_dense(b.sizes(), b.strides()))
+        return true;
+    if (a.numel() + b.numel() > limit) return std::nullopt;
+    auto starts = [](const TensorImpl& t) {  // sorted first bytes of the view's elements
+        std::vector<int64_t> s;
+        s.reserve(static_cast<size_t>(t.numel()));
+        const int64_t size = t.dtype.itemsize();
+        for_each_offset<1>(t.sizes(), {t.strides()}, {t.offset},
+                           [&](const std::array<int64_t, 1>& o) { s.push_back(o[0] * size); });
+        std::sort(s.begin(), s.end());
+        return s;
+    };
+    const std::vector<int64_t> sa = starts(a), sb = starts(b);
+    const int64_t na = a.dtype.itemsize(), nb = b.dtype.itemsize();
+    for (size_t i = 0, j = 0; i < sa.size() && j < sb.size();) {  // a sweep over both sorted lists
+        if (sa[i] + na <= sb[j]) ++i;
+        else if (sb[j] + nb <= sa[i]) ++j;
+        else return true;
+    }
+    return false;
+}
+
+TENET_FIXED void check_no_partial_overlap(const TensorImpl& dst, const TensorImpl& src, const char* op) {
+    if (dst.storage != src.storage || !shares_elements(dst, src).value_or(false)) return;
+    if (dst.dtype.itemsize() == src.dtype.itemsize() && dst.offset == src.offset &&
+        expand_geometry(src.sizes(), src.strides(), dst.sizes(), op).second == dst.strides())
+        return;  // the same elements in the same order
+    fail<error>(op, ": unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+                    "single memory location (written-to: sizes ", dst.sizes(), ", strides ", dst.strides(), ", offset ",
+                dst.offset, "; input: sizes ", src.sizes(), ", strides ", src.strides(), ", offset ", src.offset,
+                "). Please clone() the tensor before performing the operation.");
+}
+#endif  // TENET_HEADER_DEFINITIONS
+
 }  // namespace detail
 
 template <class T>

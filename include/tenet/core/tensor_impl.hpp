@@ -113,43 +113,12 @@ private:
 namespace detail {
 
 /// A fresh dense tensor of `sizes` with the given strides (dense, any dim order).
-inline TensorImplPtr make_dense_impl(const IntArray& sizes, IntArray strides, DType dtype, Device device) {
-    // Refuse sizes whose byte count overflows before any arithmetic relies on it.
-    // An empty tensor needs no bytes, however large its other sizes are.
-    int64_t bytes = dtype.itemsize();
-    bool overflow = false;
-    for (int64_t s : sizes) {
-        if (s == 0) {
-            overflow = false;
-            break;
-        }
-        overflow = overflow || __builtin_mul_overflow(bytes, s, &bytes);
-    }
-    if (overflow)
-        fail<shape_error>("empty: a tensor of sizes ", sizes, " and dtype ", dtype, " is too large to allocate");
-    const int64_t extent = storage_extent(sizes, strides, 0);
-    auto impl = TensorImplPtr::make();
-    impl->storage = detail::make_pooled<StorageImpl>(static_cast<size_t>(extent * dtype.itemsize()), device);
-    impl->set_geometry(sizes, std::move(strides));
-    impl->dtype = dtype;
-    return impl;
-}
+TENET_FIXED TensorImplPtr make_dense_impl(const IntArray& sizes, IntArray strides, DType dtype, Device device);
 
-inline TensorImplPtr make_contiguous_impl(const IntArray& sizes, DType dtype, Device device) {
-    for (int64_t s : sizes)
-        if (s < 0) fail<shape_error>("empty: negative dimension ", s, " in size ", sizes);
-    return make_dense_impl(sizes, contiguous_strides(sizes), dtype, device);
-}
+TENET_FIXED TensorImplPtr make_contiguous_impl(const IntArray& sizes, DType dtype, Device device);
 
 /// A view of `base`'s storage with new geometry.
-inline TensorImplPtr make_view(const TensorImpl& base, IntArray sizes, IntArray strides, int64_t offset) {
-    auto impl = TensorImplPtr::make();
-    impl->storage = base.storage;
-    impl->offset = offset;
-    impl->set_geometry(std::move(sizes), std::move(strides));
-    impl->dtype = base.dtype;
-    return impl;
-}
+TENET_FIXED TensorImplPtr make_view(const TensorImpl& base, IntArray sizes, IntArray strides, int64_t offset);
 
 }  // namespace detail
 
@@ -212,7 +181,87 @@ namespace detail {
 
 // ---- View geometry: each returns a new TensorImpl sharing the storage. -------------
 
-inline TensorImplPtr view(const TensorImpl& t, const IntArray& shape) {
+TENET_FIXED TensorImplPtr view(const TensorImpl& t, const IntArray& shape);
+
+TENET_FIXED TensorImplPtr transpose(const TensorImpl& t, int64_t d0, int64_t d1);
+
+inline TensorImplPtr matrix_t(const TensorImpl& t) {
+    const auto n = static_cast<int64_t>(t.sizes().size());
+    if (n > 2) fail<shape_error>("t: expects a tensor with <= 2 dimensions, but self is ", n, "D (sizes ", t.sizes(), ")");
+    return n < 2 ? make_view(t, t.sizes(), t.strides(), t.offset) : transpose(t, 0, 1);
+}
+
+TENET_FIXED TensorImplPtr permute(const TensorImpl& t, const IntArray& dims);
+
+inline TensorImplPtr expand(const TensorImpl& t, const IntArray& target) {
+    auto [sizes, strides] = expand_geometry(t.sizes(), t.strides(), target, "expand");
+    return make_view(t, std::move(sizes), std::move(strides), t.offset);
+}
+
+TENET_FIXED TensorImplPtr narrow(const TensorImpl& t, int64_t dim, int64_t start, int64_t length);
+
+TENET_FIXED TensorImplPtr select(const TensorImpl& t, int64_t dim, int64_t index);
+
+/// Python slicing of one dim of the geometry (sizes, strides, offset), in place: clamps the
+/// bounds, as PyTorch does; the step must be positive.
+TENET_FIXED void slice_geometry(IntArray& sizes, IntArray& strides, int64_t& offset, int64_t dim, const Slice& s);
+
+TENET_FIXED TensorImplPtr slice(const TensorImpl& t, int64_t dim, const Slice& s);
+
+/// Inserts a dim of size 1 at `dim` (already in [0, ndim]) into sizes/strides.
+inline void insert_unit_dim(IntArray& sizes, IntArray& strides, size_t dim) {
+    const int64_t stride = dim < sizes.size() ? sizes[dim] * strides[dim] : 1;
+    sizes.insert(dim, 1);
+    strides.insert(dim, stride);
+}
+
+TENET_FIXED TensorImplPtr unsqueeze(const TensorImpl& t, int64_t dim);
+
+/// Drops size-1 dims: all of them, or only `dim` (a no-op when its size is not 1).
+TENET_FIXED TensorImplPtr squeeze(const TensorImpl& t, std::optional<int64_t> dim);
+
+/// Applies a LibTorch-style index list (integers, slices, None, Ellipsis, bools).
+TENET_FIXED TensorImplPtr index(const TensorImpl& t, std::initializer_list<TensorIndex> indices);
+
+#if TENET_HEADER_DEFINITIONS
+TENET_FIXED TensorImplPtr make_dense_impl(const IntArray& sizes, IntArray strides, DType dtype, Device device) {
+    // Refuse sizes whose byte count overflows before any arithmetic relies on it.
+    // An empty tensor needs no bytes, however large its other sizes are.
+    int64_t bytes = dtype.itemsize();
+    bool overflow = false;
+    for (int64_t s : sizes) {
+        if (s == 0) {
+            overflow = false;
+            break;
+        }
+        overflow = overflow || __builtin_mul_overflow(bytes, s, &bytes);
+    }
+    if (overflow)
+        fail<shape_error>("empty: a tensor of sizes ", sizes, " and dtype ", dtype, " is too large to allocate");
+    const int64_t extent = storage_extent(sizes, strides, 0);
+    auto impl = TensorImplPtr::make();
+    impl->storage = detail::make_pooled<StorageImpl>(static_cast<size_t>(extent * dtype.itemsize()), device);
+    impl->set_geometry(sizes, std::move(strides));
+    impl->dtype = dtype;
+    return impl;
+}
+
+TENET_FIXED TensorImplPtr make_contiguous_impl(const IntArray& sizes, DType dtype, Device device) {
+    for (int64_t s : sizes)
+        if (s < 0) fail<shape_error>("empty: negative dimension ", s, " in size ", sizes);
+    return make_dense_impl(sizes, contiguous_strides(sizes), dtype, device);
+}
+
+TENET_FIXED TensorImplPtr make_view(const TensorImpl& base, IntArray sizes, IntArray strides, int64_t offset) {
+    auto impl = TensorImplPtr::make();
+    impl->storage = base.storage;
+    impl->offset = offset;
+    impl->set_geometry(std::move(sizes), std::move(strides));
+    impl->dtype = base.dtype;
+    return impl;
+}
+
+TENET_FIXED TensorImplPtr view(const TensorImpl& t, const IntArray& shape) {
     const IntArray sizes = infer_size(shape, t.numel(), "view");
     auto strides = view_strides(t.sizes(), t.strides(), sizes);
     if (!strides)
@@ -222,7 +271,7 @@ inline TensorImplPtr view(const TensorImpl& t, const IntArray& shape) {
     return make_view(t, sizes, std::move(*strides), t.offset);
 }
 
-inline TensorImplPtr transpose(const TensorImpl& t, int64_t d0, int64_t d1) {
+TENET_FIXED TensorImplPtr transpose(const TensorImpl& t, int64_t d0, int64_t d1) {
     const auto n = static_cast<int64_t>(t.sizes().size());
     d0 = wrap_dim(d0, n, "transpose");
     d1 = wrap_dim(d1, n, "transpose");
@@ -234,13 +283,7 @@ inline TensorImplPtr transpose(const TensorImpl& t, int64_t d0, int64_t d1) {
     return make_view(t, std::move(sizes), std::move(strides), t.offset);
 }
 
-inline TensorImplPtr matrix_t(const TensorImpl& t) {
-    const auto n = static_cast<int64_t>(t.sizes().size());
-    if (n > 2) fail<shape_error>("t: expects a tensor with <= 2 dimensions, but self is ", n, "D (sizes ", t.sizes(), ")");
-    return n < 2 ? make_view(t, t.sizes(), t.strides(), t.offset) : transpose(t, 0, 1);
-}
-
-inline TensorImplPtr permute(const TensorImpl& t, const IntArray& dims) {
+TENET_FIXED TensorImplPtr permute(const TensorImpl& t, const IntArray& dims) {
     const auto n = static_cast<int64_t>(t.sizes().size());
     if (static_cast<int64_t>(dims.size()) != n)
         fail<shape_error>("permute: number of dims don't match in permute: the tensor has ", n,
@@ -257,12 +300,7 @@ inline TensorImplPtr permute(const TensorImpl& t, const IntArray& dims) {
     return make_view(t, std::move(sizes), std::move(strides), t.offset);
 }
 
-inline TensorImplPtr expand(const TensorImpl& t, const IntArray& target) {
-    auto [sizes, strides] = expand_geometry(t.sizes(), t.strides(), target, "expand");
-    return make_view(t, std::move(sizes), std::move(strides), t.offset);
-}
-
-inline TensorImplPtr narrow(const TensorImpl& t, int64_t dim, int64_t start, int64_t length) {
+TENET_FIXED TensorImplPtr narrow(const TensorImpl& t, int64_t dim, int64_t start, int64_t length) {
     if (t.sizes().empty()) fail<shape_error>("narrow: narrow() cannot be applied to a 0-dim tensor");
     dim = wrap_dim(dim, static_cast<int64_t>(t.sizes().size()), "narrow");
     const int64_t size = t.sizes()[dim];
@@ -277,7 +315,7 @@ inline TensorImplPtr narrow(const TensorImpl& t, int64_t dim, int64_t start, int
     return make_view(t, std::move(sizes), t.strides(), t.offset + start * t.strides()[dim]);
 }
 
-inline TensorImplPtr select(const TensorImpl& t, int64_t dim, int64_t index) {
+TENET_FIXED TensorImplPtr select(const TensorImpl& t, int64_t dim, int64_t index) {
     if (t.sizes().empty()) fail<index_error>("select: select() cannot be applied to a 0-dim tensor");
     dim = wrap_dim(dim, static_cast<int64_t>(t.sizes().size()), "select");
     index = wrap_index(index, t.sizes()[dim], dim, "select");
@@ -288,9 +326,7 @@ inline TensorImplPtr select(const TensorImpl& t, int64_t dim, int64_t index) {
     return make_view(t, std::move(sizes), std::move(strides), offset);
 }
 
-/// Python slicing of one dim of the geometry (sizes, strides, offset), in place: clamps the
-/// bounds, as PyTorch does; the step must be positive.
-inline void slice_geometry(IntArray& sizes, IntArray& strides, int64_t& offset, int64_t dim, const Slice& s) {
+TENET_FIXED void slice_geometry(IntArray& sizes, IntArray& strides, int64_t& offset, int64_t dim, const Slice& s) {
     if (sizes.empty()) fail<index_error>("slice: slice() cannot be applied to a 0-dim tensor");
     dim = wrap_dim(dim, static_cast<int64_t>(sizes.size()), "slice");
     if (s.step() <= 0) fail<value_error>("slice: step must be greater than zero, got ", s.step());
@@ -306,21 +342,14 @@ inline void slice_geometry(IntArray& sizes, IntArray& strides, int64_t& offset, 
     strides[dim] *= s.step();
 }
 
-inline TensorImplPtr slice(const TensorImpl& t, int64_t dim, const Slice& s) {
+TENET_FIXED TensorImplPtr slice(const TensorImpl& t, int64_t dim, const Slice& s) {
     IntArray sizes = t.sizes(), strides = t.strides();
     int64_t offset = t.offset;
     slice_geometry(sizes, strides, offset, dim, s);
     return make_view(t, std::move(sizes), std::move(strides), offset);
 }
 
-/// Inserts a dim of size 1 at `dim` (already in [0, ndim]) into sizes/strides.
-inline void insert_unit_dim(IntArray& sizes, IntArray& strides, size_t dim) {
-    const int64_t stride = dim < sizes.size() ? sizes[dim] * strides[dim] : 1;
-    sizes.insert(dim, 1);
-    strides.insert(dim, stride);
-}
-
-inline TensorImplPtr unsqueeze(const TensorImpl& t, int64_t dim) {
+TENET_FIXED TensorImplPtr unsqueeze(const TensorImpl& t, int64_t dim) {
     const auto n = static_cast<int64_t>(t.sizes().size());
     dim = wrap_dim(dim, n + 1, "unsqueeze");
     IntArray sizes = t.sizes(), strides = t.strides();
@@ -328,8 +357,7 @@ inline TensorImplPtr unsqueeze(const TensorImpl& t, int64_t dim) {
     return make_view(t, std::move(sizes), std::move(strides), t.offset);
 }
 
-/// Drops size-1 dims: all of them, or only `dim` (a no-op when its size is not 1).
-inline TensorImplPtr squeeze(const TensorImpl& t, std::optional<int64_t> dim) {
+TENET_FIXED TensorImplPtr squeeze(const TensorImpl& t, std::optional<int64_t> dim) {
     IntArray sizes, strides;
     const auto n = static_cast<int64_t>(t.sizes().size());
     const int64_t only = dim ? wrap_dim(*dim, n, "squeeze") : -1;
@@ -342,8 +370,7 @@ inline TensorImplPtr squeeze(const TensorImpl& t, std::optional<int64_t> dim) {
     return make_view(t, std::move(sizes), std::move(strides), t.offset);
 }
 
-/// Applies a LibTorch-style index list (integers, slices, None, Ellipsis, bools).
-inline TensorImplPtr index(const TensorImpl& t, std::initializer_list<TensorIndex> indices) {
+TENET_FIXED TensorImplPtr index(const TensorImpl& t, std::initializer_list<TensorIndex> indices) {
     using Kind = TensorIndex::Kind;
     const auto n = static_cast<int64_t>(t.sizes().size());
     int64_t consumed = 0;
@@ -391,6 +418,7 @@ inline TensorImplPtr index(const TensorImpl& t, std::initializer_list<TensorInde
     }
     return make_view(t, std::move(sizes), std::move(strides), offset);
 }
+#endif  // TENET_HEADER_DEFINITIONS
 
 }  // namespace detail
 }  // namespace tenet

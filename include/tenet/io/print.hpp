@@ -45,41 +45,11 @@ struct Values {
 inline int64_t shown(int64_t n, bool summarize) { return summarize && n > 2 * kEdgeItems ? 2 * kEdgeItems : n; }
 
 /// The storage offsets of the shown elements, in row-major order.
-inline std::vector<int64_t> shown_offsets(const IntArray& sizes, const IntArray& strides, int64_t offset,
-                                          bool summarize) {
-    std::vector<int64_t> out;
-    int64_t count = 1;
-    for (int64_t s : sizes) count *= shown(s, summarize);
-    out.reserve(static_cast<size_t>(count));
-    auto walk = [&](auto&& self, size_t d, int64_t off) -> void {
-        if (d == sizes.size()) {
-            out.push_back(off);
-            return;
-        }
-        const int64_t n = sizes[d];
-        auto visit = [&](int64_t i) { self(self, d + 1, off + i * strides[d]); };
-        if (summarize && n > 2 * kEdgeItems) {
-            for (int64_t i = 0; i < kEdgeItems; ++i) visit(i);
-            for (int64_t i = n - kEdgeItems; i < n; ++i) visit(i);
-        } else {
-            for (int64_t i = 0; i < n; ++i) visit(i);
-        }
-    };
-    walk(walk, 0, offset);
-    return out;
-}
+TENET_FIXED std::vector<int64_t> shown_offsets(const IntArray& sizes, const IntArray& strides, int64_t offset,
+                                          bool summarize);
 
 /// C's printf into a std::string (the formats used here give at most ~320 characters).
-inline std::string cformat(const char* fmt, int precision, double v) {
-    char buf[512];
-    const int n = std::snprintf(buf, sizeof buf, fmt, precision, v);
-    if (n < 0) return {};
-    if (static_cast<size_t>(n) < sizeof buf) return std::string(buf, static_cast<size_t>(n));
-    std::string s(static_cast<size_t>(n) + 1, '\0');
-    std::snprintf(s.data(), s.size(), fmt, precision, v);
-    s.resize(static_cast<size_t>(n));
-    return s;
-}
+TENET_FIXED std::string cformat(const char* fmt, int precision, double v);
 
 /// Python's format(v, '.{p}f') / '.{p}e': as C's, except that nan never has a sign.
 inline std::string py_fixed(double v, int precision) {
@@ -232,7 +202,45 @@ struct Writer {
 };
 
 /// The whole repr: `tensor(` + data + suffixes + `)`.
-inline std::string format(const Values& v) {
+TENET_FIXED std::string format(const Values& v);
+
+#if TENET_HEADER_DEFINITIONS
+TENET_FIXED std::vector<int64_t> shown_offsets(const IntArray& sizes, const IntArray& strides, int64_t offset,
+                                          bool summarize) {
+    std::vector<int64_t> out;
+    int64_t count = 1;
+    for (int64_t s : sizes) count *= shown(s, summarize);
+    out.reserve(static_cast<size_t>(count));
+    auto walk = [&](auto&& self, size_t d, int64_t off) -> void {
+        if (d == sizes.size()) {
+            out.push_back(off);
+            return;
+        }
+        const int64_t n = sizes[d];
+        auto visit = [&](int64_t i) { self(self, d + 1, off + i * strides[d]); };
+        if (summarize && n > 2 * kEdgeItems) {
+            for (int64_t i = 0; i < kEdgeItems; ++i) visit(i);
+            for (int64_t i = n - kEdgeItems; i < n; ++i) visit(i);
+        } else {
+            for (int64_t i = 0; i < n; ++i) visit(i);
+        }
+    };
+    walk(walk, 0, offset);
+    return out;
+}
+
+TENET_FIXED std::string cformat(const char* fmt, int precision, double v) {
+    char buf[512];
+    const int n = std::snprintf(buf, sizeof buf, fmt, precision, v);
+    if (n < 0) return {};
+    if (static_cast<size_t>(n) < sizeof buf) return std::string(buf, static_cast<size_t>(n));
+    std::string s(static_cast<size_t>(n) + 1, '\0');
+    std::snprintf(s.data(), s.size(), fmt, precision, v);
+    s.resize(static_cast<size_t>(n));
+    return s;
+}
+
+TENET_FIXED std::string format(const Values& v) {
     const std::string prefix = "tensor(";
     const int64_t indent = static_cast<int64_t>(prefix.size());
     std::string text = prefix;
@@ -274,6 +282,7 @@ inline std::string format(const Values& v) {
     text += ')';
     return text;
 }
+#endif  // TENET_HEADER_DEFINITIONS
 
 }  // namespace detail::print
 

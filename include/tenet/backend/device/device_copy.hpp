@@ -21,29 +21,14 @@ inline void* first_byte(const TensorBase& t) {
 
 /// dst = the elements of dst's element size read from `src_first` with `src_strides` (in
 /// elements, over dst's shape; any sign), on dst's device. `op` names the caller in errors.
-inline void copy_strided_on_device(const TensorBase& dst, const void* src_first, const IntArray& src_strides,
-                                   const char* op) {
-    if (dst.numel() == 0) return;
-    const DeviceLoop<2> loop = make_device_loop<2>(dst.sizes(), {dst.strides(), src_strides}, op);
-    DeviceGuard guard(dst.device());
-    device_backend(dst.device(), op).copy_strided(dst.device().index(), first_byte(dst), src_first, loop,
-                                                  dst.element_size());
-}
+TENET_FIXED void copy_strided_on_device(const TensorBase& dst, const void* src_first, const IntArray& src_strides,
+                                   const char* op);
 
 /// dst = src elementwise, src broadcast to dst's shape; same element size, same device.
-inline void copy_strided_on_device(const TensorBase& dst, const TensorBase& src) {
-    if (dst.numel() == 0) return;
-    const IntArray src_strides = expand_geometry(src.sizes(), src.strides(), dst.sizes(), "copy_").second;
-    copy_strided_on_device(dst, first_byte(src), src_strides, "copy_");
-}
+TENET_FIXED void copy_strided_on_device(const TensorBase& dst, const TensorBase& src);
 
 /// Sets every element of dst (a device tensor) to the `itemsize` bytes at `value`.
-inline void fill_on_device(const TensorBase& dst, const void* value, int64_t itemsize) {
-    if (dst.numel() == 0) return;
-    const DeviceLoop<1> loop = make_device_loop<1>(dst.sizes(), {dst.strides()}, "fill_");
-    DeviceGuard guard(dst.device());
-    device_backend(dst.device(), "fill_").fill_strided(dst.device().index(), first_byte(dst), loop, value, itemsize);
-}
+TENET_FIXED void fill_on_device(const TensorBase& dst, const void* value, int64_t itemsize);
 
 /// t itself when contiguous, else a contiguous copy on t's device (no autograd).
 template <class U>
@@ -104,5 +89,29 @@ Tensor<T> host_copy(const Tensor<T>& t) {
     copy_between_devices(out, t);
     return out;
 }
+
+#if TENET_HEADER_DEFINITIONS
+TENET_FIXED void copy_strided_on_device(const TensorBase& dst, const void* src_first, const IntArray& src_strides,
+                                   const char* op) {
+    if (dst.numel() == 0) return;
+    const DeviceLoop<2> loop = make_device_loop<2>(dst.sizes(), {dst.strides(), src_strides}, op);
+    DeviceGuard guard(dst.device());
+    device_backend(dst.device(), op).copy_strided(dst.device().index(), first_byte(dst), src_first, loop,
+                                                  dst.element_size());
+}
+
+TENET_FIXED void copy_strided_on_device(const TensorBase& dst, const TensorBase& src) {
+    if (dst.numel() == 0) return;
+    const IntArray src_strides = expand_geometry(src.sizes(), src.strides(), dst.sizes(), "copy_").second;
+    copy_strided_on_device(dst, first_byte(src), src_strides, "copy_");
+}
+
+TENET_FIXED void fill_on_device(const TensorBase& dst, const void* value, int64_t itemsize) {
+    if (dst.numel() == 0) return;
+    const DeviceLoop<1> loop = make_device_loop<1>(dst.sizes(), {dst.strides()}, "fill_");
+    DeviceGuard guard(dst.device());
+    device_backend(dst.device(), "fill_").fill_strided(dst.device().index(), first_byte(dst), loop, value, itemsize);
+}
+#endif  // TENET_HEADER_DEFINITIONS
 
 }  // namespace tenet::detail
