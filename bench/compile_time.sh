@@ -2,7 +2,9 @@
 # Compile-time cost of tenet beside Eigen's Tensor module (and LibTorch when its headers are
 # found): translation units that assign one, or ten distinct, 5-op elementwise float
 # expressions to new tensors. tenet is measured through <tenet/tenet.hpp> with autograd on
-# (the default) and off (TENET_AUTOGRAD=0), and through the module header <tenet/expr.hpp>.
+# (the default) and off (TENET_AUTOGRAD=0), header-only and in compiled mode (TENET_COMPILED=1:
+# the TU of a program linked with tenet::compiled; the library's own TU is measured once, last),
+# and through the module header <tenet/expr.hpp>.
 # Prints, per TU, the median user CPU seconds of REPS compiles (-c only, no link), the peak
 # compiler memory, the object's code size, and the ratio to Eigen Tensor's TU of the same
 # expressions. The bars of issue 17 are read from this table (bench/RESULTS.md).
@@ -101,13 +103,19 @@ for n in 1 10; do
     EIGEN_USER[$n]=$user
     printf '%-52s %8.2f %8s %8s %8.2f\n' "Eigen Tensor, $n expression(s)" "$user" "$mem" "$text" 1
     row "tenet <tenet/tenet.hpp>, $n, autograd on" "$n" "$WORK/tenet_$n.cpp" "${TENET_FLAGS[@]}"
+    row "tenet <tenet/tenet.hpp>, $n, autograd on, compiled" "$n" "$WORK/tenet_$n.cpp" "${TENET_FLAGS[@]}" -DTENET_COMPILED=1
     row "tenet <tenet/tenet.hpp>, $n, TENET_AUTOGRAD=0" "$n" "$WORK/tenet_$n.cpp" "${TENET_FLAGS[@]}" -DTENET_AUTOGRAD=0
+    row "tenet <tenet/tenet.hpp>, $n, TENET_AUTOGRAD=0, compiled" "$n" "$WORK/tenet_$n.cpp" "${TENET_FLAGS[@]}" -DTENET_AUTOGRAD=0 -DTENET_COMPILED=1
     row "tenet <tenet/expr.hpp>, $n, autograd on" "$n" "$WORK/tenet_expr_$n.cpp" "${TENET_FLAGS[@]}"
     row "tenet <tenet/expr.hpp>, $n, TENET_AUTOGRAD=0" "$n" "$WORK/tenet_expr_$n.cpp" "${TENET_FLAGS[@]}" -DTENET_AUTOGRAD=0
+    row "tenet <tenet/expr.hpp>, $n, TENET_AUTOGRAD=0, compiled" "$n" "$WORK/tenet_expr_$n.cpp" "${TENET_FLAGS[@]}" -DTENET_AUTOGRAD=0 -DTENET_COMPILED=1
     if [[ -f "$TORCH_INC/torch/torch.h" ]]; then
         row "LibTorch <torch/torch.h>, $n" "$n" "$WORK/torch_$n.cpp" -I"$TORCH_INC" -I/usr/include -D_GLIBCXX_USE_CXX11_ABI=1
     fi
 done
+# The compiled library itself (tenet::compiled's one TU), compiled once per build in compiled mode.
+read -r user mem text < <(measure "$ROOT/include/tenet/compiled/library.cpp" "${TENET_FLAGS[@]}" -DTENET_COMPILED=1)
+printf '%-52s %8.2f %8s %8s\n' "the compiled library (once per build)" "$user" "$mem" "$text"
 if [[ ! -f "$TORCH_INC/torch/torch.h" ]]; then
     echo "(LibTorch headers not found at $TORCH_INC: set TORCH_INC to add its rows)"
 fi

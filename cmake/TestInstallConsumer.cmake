@@ -6,7 +6,7 @@
 # 3. configures CONSUMER_SOURCE_DIR/components against the prefix to check the find_package
 #    components (Core alone; an unknown component is not found),
 # 4. configures and builds the consumer project CONSUMER_SOURCE_DIR against that prefix only,
-# 5. runs the consumer binary.
+# 5. runs the consumer binaries (one header-only, one linked with tenet::compiled).
 # Any failing step fails the test.
 #
 # Inputs: TENET_BINARY_DIR, TENET_SOURCE_DIR, CONSUMER_SOURCE_DIR, WORK_DIR, CXX_COMPILER, GENERATOR
@@ -126,3 +126,5 @@ if(NOT EXISTS "${exe}" AND CONFIG)
     set(exe "${build}/${CONFIG}/tenet_consumer")
 endif()
 run_step("run the consumer" "${exe}")
+get_filename_component(exe_dir "${exe}" DIRECTORY)
+run_step("run the consumer built with tenet::compiled" "${exe_dir}/tenet_consumer_compiled")

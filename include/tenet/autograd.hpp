@@ -16,3 +16,6 @@
 #include "tenet/autograd/grad.hpp"
 #include "tenet/autograd/gradcheck.hpp"
 #include "tenet/autograd/graphviz.hpp"
+
+// Compiled mode: autograd's instantiations the compiled library holds (declared extern here).
+#include "tenet/compiled/autograd_instantiations.hpp"

@@ -14,3 +14,6 @@
 #include "tenet/backend/host/evaluate.hpp"
 
 #include "tenet/core/hook_definitions.hpp"
+
+// Compiled mode: the instantiations the compiled library holds (declared extern here).
+#include "tenet/compiled/instantiations.hpp"

@@ -1,4 +1,4 @@
-// Built with autograd (tenet::ag1): calls a function that another TU defines without it.
+// Calls a function that another TU (defines_off.cpp) defines in another mode.
 #include <tenet/core.hpp>
 
 void fill_with_ones(tenet::Tensor<float>& t);  // defined in defines_off.cpp

@@ -15,6 +15,7 @@
 
 #include "tenet/autograd/derivatives.hpp"
 #include "tenet/autograd/element_gradients.hpp"
+#include "tenet/autograd/engine.hpp"
 #include "tenet/autograd/node.hpp"
 #include "tenet/autograd/saved_expression.hpp"
 #include "tenet/backend/host/evaluate.hpp"
@@ -25,6 +26,37 @@
 
 namespace tenet::inline TENET_ABI::autograd {
 
+/// The dims of `full_sizes` that summing back to `shape` reduces: those broadcasting added
+/// (leading) or stretched (size 1 in `shape`).
+inline IntArray sum_to_dims(const IntArray& full_sizes, const IntArray& shape) {
+    const size_t lead = full_sizes.size() - shape.size();
+    IntArray dims;
+    for (size_t d = 0; d < full_sizes.size(); ++d)
+        if (d < lead || (shape[d - lead] == 1 && full_sizes[d] != 1)) dims.push_back(static_cast<int64_t>(d));
+    return dims;
+}
+
+/// sum_to on a device: a reduction kernel, which only a translation unit with the device
+/// evaluator can instantiate. Such a TU registers it here (below), so that sum_to itself, and
+/// the nodes that call it, do not depend on how the TU calling them was compiled (the compiled
+/// library, built by the host compiler, holds them).
+using DeviceSumTo = TensorBase (*)(const TensorBase& full, const IntArray& shape);
+inline DeviceSumTo& device_sum_to_slot() {
+    static DeviceSumTo sum_to = nullptr;
+    return sum_to;
+}
+
+#if TENET_DEVICE_EVALUATOR
+inline TensorBase device_sum_to(const TensorBase& full, const IntArray& shape) {
+    return visit_floating(full.dtype(), "backward", [&](auto tag) -> TensorBase {
+        using T = typename decltype(tag)::type;
+        const IntArray dims = sum_to_dims(full.sizes(), shape);
+        return Tensor<T>(detail::sum_impl(Tensor<T>(full.impl_ptr()), dims, true)).view(shape);
+    });
+}
+inline const bool device_sum_to_registered = (device_sum_to_slot() = &device_sum_to, true);
+#endif
+
 /// Sums `full` (contiguous) over the dims that broadcasting added or stretched, back to
 /// `shape`, accumulating in double. A plain strided loop, not a reduction expression: it
 /// is instantiated wherever anything is recorded.
@@ -33,16 +65,8 @@ Tensor<T> sum_to(const Tensor<T>& full, const IntArray& shape) {
     if (full.sizes() == shape) return full;
     if (product(shape) == full.numel()) return full.contiguous().view(shape);  // only size-1 dims differ
     if (!full.is_cpu()) {  // a reduction on the device
-#if TENET_DEVICE_EVALUATOR
-        const size_t lead = full.sizes().size() - shape.size();
-        IntArray dims;
-        for (size_t d = 0; d < full.sizes().size(); ++d)
-            if (d < lead || (shape[d - lead] == 1 && full.sizes()[d] != 1)) dims.push_back(static_cast<int64_t>(d));
-        if constexpr (FloatingElement<T>) return Tensor<T>(detail::sum_impl(full, dims, true)).view(shape);
-        else detail::fail<dtype_error>("backward: gradients are floating point, got ", dtype_of<T>);
-#else
+        if (const DeviceSumTo device_sum = device_sum_to_slot()) return Tensor<T>(device_sum(full, shape).impl_ptr());
         detail::no_device_evaluator("backward", full.device());
-#endif
     }
     const Tensor<T> src = full.contiguous();
     // The destination as strides over full's shape: 0 along the summed dims.
