@@ -14,17 +14,27 @@
 #if TENET_COMPILED && (defined(TENET_LIBRARY_SOURCE) || !TENET_DEVICE_EVALUATOR)
 namespace tenet::inline TENET_ABI {
 
-// Every element type: copies between devices and layouts, and the evaluator's walk over the
-// destination and up to 8 leaves (geometry, rows, chunks, tiles, streaming stores, threads),
-// which calls the expression's own kernel through SpanKernel.
-#define TENET_COMPILED_WALK(T, L)                                                                        \
-    TENET_EXTERN_TEMPLATE template void detail::run_expression_loops<T, L>(                              \
-        const Tensor<T>&, const std::array<const TensorBase*, L>&, const detail::SpanKernel<T, L>&);
+// The evaluator's walk over the destination and up to 8 leaves (geometry, rows, chunks, tiles,
+// streaming stores, threads), which calls the expression's own kernel through SpanKernel. Its
+// definitions are compiled apart, one small TU per element type (compiled/walk.cpp, instantiating
+// TENET_INSTANTIATE_WALK): compiled inside the library's large TU, GCC's inliner, which limits
+// how much a large unit may grow, left W4's tiled loop 13% slower than in a user's TU.
+#define TENET_COMPILED_WALK(PREFIX, T, L)                                                               \
+    PREFIX template void detail::run_expression_loops<T, L>(const Tensor<T>&,                            \
+                                                            const std::array<const TensorBase*, L>&,     \
+                                                            const detail::SpanKernel<T, L>&);
+#define TENET_COMPILED_WALKS(PREFIX, T)                                                                 \
+    TENET_COMPILED_WALK(PREFIX, T, 1) TENET_COMPILED_WALK(PREFIX, T, 2) TENET_COMPILED_WALK(PREFIX, T, 3) \
+    TENET_COMPILED_WALK(PREFIX, T, 4) TENET_COMPILED_WALK(PREFIX, T, 5) TENET_COMPILED_WALK(PREFIX, T, 6) \
+    TENET_COMPILED_WALK(PREFIX, T, 7) TENET_COMPILED_WALK(PREFIX, T, 8)
+/// The walk's definitions for element type T (compiled/walk.cpp).
+#define TENET_INSTANTIATE_WALK(T) TENET_COMPILED_WALKS(, T)
+
+// Every element type: copies between devices and layouts, and the walk (declared).
 #define TENET_COMPILED_ELEMENT(T)                                                                        \
     TENET_EXTERN_TEMPLATE template Tensor<T>& Tensor<T>::copy_data_<T>(const Tensor<T>&);               \
     TENET_EXTERN_TEMPLATE template void detail::copy_between_devices<T, T>(const Tensor<T>&, const Tensor<T>&); \
-    TENET_COMPILED_WALK(T, 1) TENET_COMPILED_WALK(T, 2) TENET_COMPILED_WALK(T, 3) TENET_COMPILED_WALK(T, 4)   \
-    TENET_COMPILED_WALK(T, 5) TENET_COMPILED_WALK(T, 6) TENET_COMPILED_WALK(T, 7) TENET_COMPILED_WALK(T, 8)
+    TENET_COMPILED_WALKS(extern, T)
 TENET_COMPILED_ELEMENT(bool)
 TENET_COMPILED_ELEMENT(uint8_t)
 TENET_COMPILED_ELEMENT(int8_t)
@@ -36,7 +46,6 @@ TENET_COMPILED_ELEMENT(BFloat16)
 TENET_COMPILED_ELEMENT(float)
 TENET_COMPILED_ELEMENT(double)
 #undef TENET_COMPILED_ELEMENT
-#undef TENET_COMPILED_WALK
 
 }  // namespace tenet
 #endif
