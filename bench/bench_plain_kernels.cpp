@@ -33,4 +33,21 @@ float w8_fastmath(const float* __restrict x, const float* __restrict w, const fl
     return loss;
 }
 
+float bias_sigmoid_fastmath(const float* __restrict x, const float* __restrict w, const float* __restrict b,
+                            float* __restrict gw, float* __restrict gb, int64_t m, int64_t n) {
+    float total = 0.0f;
+    for (int64_t j = 0; j < n; ++j) gw[j] = gb[j] = 0.0f;
+    for (int64_t i = 0; i < m; ++i) {
+        const float* xi = x + i * n;
+        for (int64_t j = 0; j < n; ++j) {
+            const float s = 1.0f / (1.0f + std::exp(-(xi[j] * w[j] + b[j])));
+            total += s;
+            const float dz = s * (1.0f - s);
+            gw[j] += dz * xi[j];
+            gb[j] += dz;
+        }
+    }
+    return total;
+}
+
 }  // namespace tenet_bench

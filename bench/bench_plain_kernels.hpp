@@ -20,4 +20,9 @@ void w2_fastmath(const float* a, const float* b, const float* c, const float* d,
 /// with respect to w and b, in one loop. Returns the loss.
 float w8_fastmath(const float* x, const float* w, const float* b, const float* y, float* gw, float* gb, int64_t n);
 
+/// sum(sigmoid(x*w + b)) over x [m, n] with w, b [n], by hand with -ffast-math, and the
+/// gradients of w and b (summed over the rows, into gw and gb, zeroed first). Returns the sum.
+float bias_sigmoid_fastmath(const float* x, const float* w, const float* b, float* gw, float* gb, int64_t m,
+                            int64_t n);
+
 }  // namespace tenet_bench

@@ -143,6 +143,23 @@ void BM_W8_torch(benchmark::State& state) {
     state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * n);
 }
 
+// sum(sigmoid(x * w + b)) backward, x [4096, 1024], w and b [1024] requiring grad
+// (bench_autograd.cpp's BM_bias_sigmoid_tenet).
+void BM_bias_sigmoid_torch(benchmark::State& state) {
+    set_threads();
+    auto x = at::randn({4096, 1024});
+    auto w = at::randn({1024}).set_requires_grad(true), b = at::randn({1024}).set_requires_grad(true);
+    for (auto _ : state) {
+        auto loss = at::sigmoid(x * w + b).sum();
+        loss.backward();
+        benchmark::DoNotOptimize(w.grad().data_ptr());
+        benchmark::DoNotOptimize(b.grad().data_ptr());
+        w.mutable_grad().reset();
+        b.mutable_grad().reset();
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * 4096 * 1024);
+}
+
 }  // namespace
 
 BENCHMARK(BM_W1into_torch)->Arg(kLarge)->Arg(kMedium)->Unit(benchmark::kMicrosecond);
@@ -155,5 +172,6 @@ BENCHMARK(BM_W7into_torch);
 BENCHMARK(BM_W7fresh_torch);
 
 BENCHMARK(BM_W8_torch)->Arg(1 << 20)->Arg(16)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_bias_sigmoid_torch)->Unit(benchmark::kMillisecond);
 
 #endif  // TENET_BENCH_HAVE_TORCH

@@ -94,6 +94,10 @@ case("lerp", "lerp(x0, x1, x2)", torch.lerp, [(2, 3), (3,), (2, 1)], U * 3)
 case("lerp_scalar", "lerp(x0, x1, 0.25)", lambda a, b: torch.lerp(a, b, 0.25), [(2, 3), (2, 3)], U * 2)
 case("where", "where(x0 > 0, x1, x2)", lambda c, a, b: torch.where(c > 0, a, b), [(2, 3), (2, 3), (3,)], U * 3)
 case("fused_mlp", "sigmoid(x0 * x1 + x2)", lambda x, w, b: torch.sigmoid(x * w + b), [(2, 3), (3,), (2, 1)], U * 3)
+# A weight and a bias over the trailing dims of a larger input (600 elements: the backward pass
+# runs in blocks of 256, so the [30] leaves' gradients are summed across blocks that wrap).
+case("fused_mlp_rows", "sigmoid(x0 * x1 + x2)", lambda x, w, b: torch.sigmoid(x * w + b), [(20, 30), (30,), (1, 30)],
+     U * 3)
 case("fused_loss_terms", "pow(sigmoid(x0 * x1 + x2) - x0, 2)", lambda x, w, b: (torch.sigmoid(x * w + b) - x) ** 2,
      [(2, 3), (2, 3), (2, 3)], U * 3)
 case("repeated_leaf", "x0 * x0 + sin(x0) * x1", lambda a, b: a * a + torch.sin(a) * b, [(2, 3), (2, 3)], U * 2)

@@ -1,8 +1,10 @@
 #pragma once
 // The fused first-order backward on the host: one pass over the elements evaluates the gradient
 // of every leaf of a recorded expression (grad_at<K>, autograd/element_gradients.hpp), each
-// summed back to its leaf's shape (a one-element leaf in the pass itself, LaneSum; any other
-// broadcast leaf by sum_to after it). FusedNode, ReduceNode and EagerSumNode (record.hpp) run it.
+// summed back to its leaf's shape: in the pass itself for a one-element leaf (LaneSum) and for
+// a leaf over the root's trailing dims (a bias [n] added to [m, n]: PeriodicSums), by sum_to
+// after it for any other broadcast leaf. FusedNode, ReduceNode and EagerSumNode (record.hpp)
+// run it.
 
 #include "tenet/config.hpp"
 #include <array>
@@ -177,18 +179,18 @@ inline constexpr int64_t kGradientBlock = 256;
 /// element, in one loop, into `outs` (a null pointer: not wanted); with WithValue, the value of
 /// `se` itself too, into the last output. Unwanted gradients are still computed (most of their
 /// work is shared) and written to a small scratch block.
-/// Slot s of the table is read at ptrs[s] + i * steps[s] bytes: steps[s] is the element
-/// size, or 0 for a block of kGradientBlock copies of one value (a broadcast 0-d operand),
-/// read again for every block. Full blocks run a constant-trip loop (vectorised at -O2).
+/// The operands of each block come from `table.block(i0, len)` (GradientTable below). Full blocks
+/// run a constant-trip loop (vectorised at -O2); on_block(outputs, i0, len) sees each block's outputs.
 /// Flattened: every call in it is inlined, since GCC's -O2 inliner leaves functors such as
 /// Sigmoid out of line in a large translation unit, which leaves the loop scalar. (Flatten
 /// alone misses calls GCC has not processed yet; the nodes' at() and the unary functors are
 /// always_inline for that.)
-template <bool WithValue, class SE, class Seed, class Ptrs, class Steps, class... T, size_t... K, class OnBlock>
-TENET_LOOP_FLATTEN void run_gradients(const SE& se, const Seed& seed, std::tuple<T*...> outs, const Ptrs& ptrs,
-                                    const Steps& steps, int64_t n, std::index_sequence<K...>, OnBlock&& on_block) {
+template <bool WithValue, class SE, class Seed, class Table, class... T, size_t... K, class OnBlock>
+TENET_LOOP_FLATTEN void run_gradients(const SE& se, const Seed& seed, std::tuple<T*...> outs, Table& table, int64_t n,
+                                      std::index_sequence<K...>, OnBlock&& on_block) {
     constexpr int64_t kBlock = kGradientBlock;
     using Types = std::tuple<T...>;
+    using Ptrs = decltype(table.ptrs);
     // One block: `count` elements, the operands at `block`, the outputs at `o`.
     auto run = [&](const auto count, const Ptrs& block, const std::tuple<T*...>& o) TENET_FLATTEN_INLINE {
         // Local copies: the expression's numbers and the pointers then live in registers (a
@@ -221,12 +223,10 @@ TENET_LOOP_FLATTEN void run_gradients(const SE& se, const Seed& seed, std::tuple
             const std::tuple<T*...> o = [&]<size_t... I>(std::index_sequence<I...>) {
                 return std::tuple<T*...>{(std::get<I>(outs) ? std::get<I>(outs) + i0 : std::get<I>(scratch).data)...};
             }(std::index_sequence_for<T...>{});
-            Ptrs block;
-            for (size_t s = 0; s < block.size(); ++s)
-                block[s] = ptrs[s] ? static_cast<const char*>(ptrs[s]) + i0 * steps[s] : nullptr;
+            const Ptrs block = table.block(i0, len);
             if (len == kBlock) run(std::integral_constant<int64_t, kBlock>{}, block, o);
             else run(len, block, o);
-            on_block(o, len);  // the block's outputs, scratch included
+            on_block(o, i0, len);  // the block's outputs, scratch included
         }
     });
 }
@@ -277,59 +277,147 @@ auto strong_seed(const G& g) {
 // The parts of the pass that do not depend on the expression's tree, only on its number of
 // leaves L: instantiated once per L, shared by every expression of a translation unit.
 
+/// How a pass reads a leaf of an expression over `root` (n elements).
+enum class LeafLayout {
+    InPlace,   ///< root's n elements in order
+    Single,    ///< one element (a broadcast 0-d parameter): a block of copies of it
+    Periodic,  ///< contiguous, of root's trailing dims (a bias [n] added to [m, n]): element i of
+               ///< the root reads element i % numel, and its gradient is summed back in the pass
+    Expanded,  ///< anything else: expanded to root's shape and copied first
+};
+
+/// Whether t lies over root's trailing dims exactly (leading dims of size 1 aside), contiguous,
+/// with fewer elements than root: so that root's element i is t's element i % t.numel().
+inline bool repeats_along(const TensorBase& t, const IntArray& root) {
+    const IntArray& sizes = t.sizes();
+    size_t first = 0;  // t's leading size-1 dims do not count
+    while (first < sizes.size() && sizes[first] == 1) ++first;
+    const size_t rank = sizes.size() - first;
+    if (rank > root.size() || !t.is_contiguous() || t.numel() >= product(root)) return false;
+    for (size_t d = 0; d < rank; ++d)
+        if (sizes[first + d] != root[root.size() - rank + d]) return false;
+    return true;
+}
+
+inline LeafLayout leaf_layout(const TensorBase& t, int64_t n, const IntArray& root) {
+    if (t.numel() == n && t.is_contiguous()) return LeafLayout::InPlace;
+    if (t.numel() == 1) return LeafLayout::Single;
+    if (repeats_along(t, root)) return LeafLayout::Periodic;
+    return LeafLayout::Expanded;
+}
+
 /// The operand table of a gradient pass: slot k is leaf k's data (steps[k]: its element size, or
-/// 0 for a block of copies of a one-element leaf), slot L the incoming gradient when it is a tensor.
+/// 0 for a block of copies of a one-element leaf), slot L the incoming gradient when it is a
+/// tensor. A periodic leaf (period[k] > 0) is read from where the block starts modulo its period,
+/// or, where a block wraps around its end, from a tile of its elements in copies[k].
 template <size_t L>
 struct GradientTable {
     std::array<const void*, L + 1> ptrs{};
     std::array<int64_t, L + 1> steps{};
-    std::array<bool, L> single{};  ///< a one-element leaf, read from copies[k]
+    std::array<bool, L> single{};     ///< a one-element leaf, read from copies[k]
+    std::array<int64_t, L> period{};  ///< a periodic leaf's number of elements; 0: not periodic
     alignas(64) std::array<std::array<std::byte, kGradientBlock * sizeof(double)>, L> copies;
+
+    /// The operands of elements [i0, i0 + len), len <= kGradientBlock.
+    TENET_LOOP_INLINE std::array<const void*, L + 1> block(int64_t i0, int64_t len) {
+        std::array<const void*, L + 1> b{};
+        for (size_t s = 0; s < L + 1; ++s) {
+            const auto* base = static_cast<const std::byte*>(ptrs[s]);
+            if (!base) continue;
+            if (s < L && period[s] > 0) b[s] = periodic_block(s, base, i0 % period[s], len);
+            else b[s] = base + i0 * steps[s];
+        }
+        return b;
+    }
+
+private:
+    const void* periodic_block(size_t k, const std::byte* base, int64_t at, int64_t len) {
+        const int64_t size = steps[k];
+        if (at + len <= period[k]) return base + at * size;
+        std::byte* tile = copies[k].data();
+        for (int64_t done = 0; done < len;) {  // runs of the leaf, wrapping at its end
+            const int64_t run = std::min(period[k] - at, len - done);
+            std::memcpy(tile + done * size, base + at * size, static_cast<size_t>(run * size));
+            done += run;
+            at = 0;
+        }
+        return tile;
+    }
 };
 
-/// Fills the table from the leaves of our own copy of the expression: a leaf that holds root's
-/// elements in order is read in place; a one-element leaf (a broadcast 0-d parameter) from a
-/// block of copies of its value; any other broadcast leaf is expanded and copied (in the copy).
+/// Fills the table from the leaves of our own copy of the expression (leaf_layout says how each
+/// is read); an Expanded leaf is replaced by its expanded copy (in the copy).
 template <size_t L>
 void fill_gradient_table(GradientTable<L>& table, const std::array<const TensorBase*, L>& leaves, int64_t n,
                          const IntArray& root) {
     for (size_t k = 0; k < L; ++k) {
         TensorBase& leaf = const_cast<TensorBase&>(*leaves[k]);  // our own copy's leaf
         const int64_t size = leaf.element_size();
-        if (leaf.numel() == 1 && n != 1) {
-            std::byte* rep = table.copies[k].data();
-            for (int64_t i = 0; i < kGradientBlock; ++i) std::memcpy(rep + i * size, detail::first_byte(leaf), size);
-            table.ptrs[k] = rep;
-            table.single[k] = true;
-            continue;
+        switch (leaf_layout(leaf, n, root)) {
+            case LeafLayout::Single: {
+                std::byte* rep = table.copies[k].data();
+                for (int64_t i = 0; i < kGradientBlock; ++i) std::memcpy(rep + i * size, detail::first_byte(leaf), size);
+                table.ptrs[k] = rep;
+                table.single[k] = true;
+                continue;
+            }
+            case LeafLayout::Periodic: table.period[k] = leaf.numel(); break;
+            case LeafLayout::Expanded: leaf = contiguous_expanded(leaf, root); break;
+            case LeafLayout::InPlace: break;
         }
-        if (leaf.numel() != n || !leaf.is_contiguous()) leaf = contiguous_expanded(leaf, root);
         table.ptrs[k] = detail::first_byte(leaf);
         table.steps[k] = size;
     }
 }
 
-/// Whether fill_gradient_table will replace one of these leaves (of an expression of n elements)
-/// by an expanded copy: a leaf that is neither one element nor the n elements in order. Only then
-/// does a pass need its own copy of the expression.
+/// Whether fill_gradient_table will replace one of these leaves (of an expression over root) by
+/// an expanded copy. Only then does a pass need its own copy of the expression.
 template <size_t L>
-bool needs_expanded_leaves(const std::array<const TensorBase*, L>& leaves, int64_t n) {
+bool needs_expanded_leaves(const std::array<const TensorBase*, L>& leaves, int64_t n, const IntArray& root) {
     for (const TensorBase* t : leaves)
-        if (t->numel() != 1 && (t->numel() != n || !t->is_contiguous())) return true;
+        if (leaf_layout(*t, n, root) == LeafLayout::Expanded) return true;
     return false;
 }
 
+/// The gradients of periodic leaves, summed back to the leaf in the pass: element j of a block
+/// starting at i0 adds into sums[k][(i0 + j) % period], in double (as sum_to does).
+template <size_t L>
+struct PeriodicSums {
+    std::array<std::vector<double>, L> sums;
+
+    template <class T>
+    TENET_LOOP_INLINE void add(size_t k, const T* block, int64_t i0, int64_t len) {
+        std::vector<double>& s = sums[k];
+        const auto period = static_cast<int64_t>(s.size());
+        int64_t at = i0 % period;
+        for (int64_t done = 0; done < len;) {
+            const int64_t run = std::min(period - at, len - done);
+            double* to = s.data() + at;
+            const T* from = block + done;
+            TENET_SIMD_LOOP
+            for (int64_t j = 0; j < run; ++j) to[j] += convert<double>(from[j]);
+            done += run;
+            at = 0;
+        }
+    }
+};
+
 /// A gradient buffer of root's shape for each leaf that wants one (`wanted`: the expression can
 /// give it; a valid edge: it needs it), into out[k] and raw[k]; a one-element leaf's gradient is
-/// summed in the pass instead (summed[k]).
+/// summed in the pass instead (summed[k]), and so is a periodic leaf's (into periodic.sums[k]).
 template <size_t L>
 void allocate_leaf_gradients(const std::array<bool, L>& wanted, const std::array<DType, L>& types,
-                             const EdgeList& edges, const std::array<bool, L>& single, const IntArray& root,
-                             GradientList& out, std::array<void*, L>& raw, std::array<bool, L>& summed) {
+                             const EdgeList& edges, const GradientTable<L>& table, const IntArray& root,
+                             GradientList& out, std::array<void*, L>& raw, std::array<bool, L>& summed,
+                             PeriodicSums<L>& periodic) {
     for (size_t k = 0; k < L; ++k) {
         if (!wanted[k] || !edges[k].valid()) continue;
-        if (single[k]) {
+        if (table.single[k]) {
             summed[k] = true;
+            continue;
+        }
+        if (table.period[k] > 0) {
+            periodic.sums[k].assign(static_cast<size_t>(table.period[k]), 0.0);
             continue;
         }
         out[k] = TensorBase(detail::make_contiguous_impl(root, types[k], Device(DeviceType::CPU)));
@@ -337,25 +425,33 @@ void allocate_leaf_gradients(const std::array<bool, L>& wanted, const std::array
     }
 }
 
-/// Adds a block of each summed gradient to its sum; LT... are the leaves' element types. Inlined
-/// into the pass's loop (its AVX2 copy included).
+/// Adds a block (elements [i0, i0 + len)) of each summed gradient to its sum, and of each periodic
+/// one to its periodic sums; LT... are the leaves' element types. Inlined into the pass's loop (its
+/// AVX2 copy included).
 template <class... LT, size_t... K>
 TENET_LOOP_INLINE void sum_gradient_blocks(const std::array<bool, sizeof...(LT)>& summed,
-                                           const std::tuple<LT*...>& blocks, int64_t len,
-                                           std::tuple<detail::LaneSum<LT>...>& sums, std::index_sequence<K...>) {
+                                           PeriodicSums<sizeof...(LT)>& periodic, const std::tuple<LT*...>& blocks,
+                                           int64_t i0, int64_t len, std::tuple<detail::LaneSum<LT>...>& sums,
+                                           std::index_sequence<K...>) {
     ((summed[K] ? std::get<K>(sums).add(std::get<K>(blocks), len) : void()), ...);
+    ((periodic.sums[K].empty() ? void() : periodic.add(K, std::get<K>(blocks), i0, len)), ...);
 }
 
 /// Each gradient of root's shape summed back to its leaf's shape; a summed one as a tensor of the
 /// leaf's shape (LT...: as sum_gradient_blocks).
 template <class... LT, size_t... K>
 void finish_leaf_gradients(GradientList& out, const std::array<bool, sizeof...(LT)>& summed,
-                           const std::tuple<detail::LaneSum<LT>...>& sums,
+                           const PeriodicSums<sizeof...(LT)>& periodic, const std::tuple<detail::LaneSum<LT>...>& sums,
                            const std::array<const TensorBase*, sizeof...(LT)>& leaves, std::index_sequence<K...>) {
     auto one = [&]<class T>(size_t k, const detail::LaneSum<T>& sum) {
         if (summed[k]) {
             Tensor<T> t(detail::make_contiguous_impl(leaves[k]->sizes(), dtype_of<T>, Device(DeviceType::CPU)));
             *t.data_ptr() = convert<T>(sum.total());
+            out[k] = t;
+        } else if (const std::vector<double>& p = periodic.sums[k]; !p.empty()) {
+            Tensor<T> t(detail::make_contiguous_impl(leaves[k]->sizes(), dtype_of<T>, Device(DeviceType::CPU)));
+            T* o = t.data_ptr();
+            for (size_t i = 0; i < p.size(); ++i) o[i] = convert<T>(p[i]);
             out[k] = t;
         } else if (out[k].defined()) {
             out[k] = sum_to(Tensor<T>(out[k].impl_ptr()), leaves[k]->sizes());
@@ -374,7 +470,7 @@ GradientList leaf_gradients(const E& e, const G& g_in, const EdgeList& edges, co
         return device_leaf_gradients(e, g, edges, root, *device, leaves);
     const int64_t n = product(root);
     std::optional<E> own;  // our own copy of e, only where a leaf must be expanded
-    const E& flat = needs_expanded_leaves(expr::leaf_tensors(e), n) ? own.emplace(e) : e;
+    const E& flat = needs_expanded_leaves(expr::leaf_tensors(e), n, root) ? own.emplace(e) : e;
     GradientTable<L> table;
     fill_gradient_table(table, expr::leaf_tensors(flat), n, root);
     // The incoming gradient: a number expression as it is, a tensor from slot L of the table.
@@ -391,17 +487,18 @@ GradientList leaf_gradients(const E& e, const G& g_in, const EdgeList& edges, co
     GradientList out(L);
     std::array<bool, L> summed{};  // gradients summed in the pass (one-element leaves)
     std::tuple<detail::LaneSum<leaf_t<K, E>>...> sums;
+    PeriodicSums<L> periodic;  // and periodic leaves' gradients
     expr::with_fast_pows(slotted<0>(flat, root), [&](const auto& se) {
         using SE = std::remove_cvref_t<decltype(se)>;
         constexpr std::array<bool, L> wanted{wants_gradient<K, SE, decltype(seed)>...};
         std::array<void*, L> raw{};
-        allocate_leaf_gradients(wanted, types, edges, table.single, root, out, raw, summed);
-        run_gradients<false>(se, seed, std::tuple<leaf_t<K, E>*...>{static_cast<leaf_t<K, E>*>(raw[K])...}, table.ptrs,
-                             table.steps, n, leaves, [&](const auto& o, int64_t len) TENET_FLATTEN_INLINE {
-                                 sum_gradient_blocks(summed, o, len, sums, leaves);
+        allocate_leaf_gradients(wanted, types, edges, table, root, out, raw, summed, periodic);
+        run_gradients<false>(se, seed, std::tuple<leaf_t<K, E>*...>{static_cast<leaf_t<K, E>*>(raw[K])...}, table, n,
+                             leaves, [&](const auto& o, int64_t i0, int64_t len) TENET_FLATTEN_INLINE {
+                                 sum_gradient_blocks(summed, periodic, o, i0, len, sums, leaves);
                              });
     });
-    finish_leaf_gradients<leaf_t<K, E>...>(out, summed, sums, expr::leaf_tensors(e), leaves);
+    finish_leaf_gradients<leaf_t<K, E>...>(out, summed, periodic, sums, expr::leaf_tensors(e), leaves);
     return out;
 }
 

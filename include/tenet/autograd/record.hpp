@@ -230,13 +230,14 @@ Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> lea
     const int64_t n = product(shape);
     EdgeList edges = leaf_edges(e, leaves);
     std::optional<E> own;  // our own copy of e, only where a leaf must be expanded
-    const E& flat = needs_expanded_leaves(expr::leaf_tensors(e), n) ? own.emplace(e) : e;
+    const E& flat = needs_expanded_leaves(expr::leaf_tensors(e), n, shape) ? own.emplace(e) : e;
     GradientTable<L> table;
     fill_gradient_table(table, expr::leaf_tensors(flat), n, shape);
     constexpr std::array<DType, L> types{dtype_of<leaf_t<K, E>>...};
     GradientList local(L);
     std::array<bool, L> summed{};  // local gradients summed in the pass (one-element leaves)
     std::tuple<detail::LaneSum<leaf_t<K, E>>...> sums;
+    PeriodicSums<L> periodic;  // and periodic leaves' local gradients
     detail::LaneSum<V> total;
     expr::with_fast_pows(slotted<0>(flat, shape), [&](const auto& se) {
         // The gradients with a seed of 1, then the value itself.
@@ -244,15 +245,15 @@ Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> lea
         using SE = std::remove_cvref_t<decltype(se)>;
         constexpr std::array<bool, L> wanted{wants_gradient<K, SE, std::remove_cvref_t<decltype(seed)>>...};
         std::array<void*, L> raw{};
-        allocate_leaf_gradients(wanted, types, edges, table.single, shape, local, raw, summed);
+        allocate_leaf_gradients(wanted, types, edges, table, shape, local, raw, summed, periodic);
         run_gradients<true>(se, seed, std::tuple<leaf_t<K, E>*..., V*>{static_cast<leaf_t<K, E>*>(raw[K])..., nullptr},
-                            table.ptrs, table.steps, n, leaves, [&](const auto& o, int64_t len) TENET_FLATTEN_INLINE {
-                                sum_gradient_blocks(summed, std::tuple<leaf_t<K, E>*...>{std::get<K>(o)...}, len,
-                                                    sums, leaves);
+                            table, n, leaves, [&](const auto& o, int64_t i0, int64_t len) TENET_FLATTEN_INLINE {
+                                sum_gradient_blocks(summed, periodic, std::tuple<leaf_t<K, E>*...>{std::get<K>(o)...},
+                                                    i0, len, sums, leaves);
                                 total.add(std::get<L>(o), len);
                             });
     });
-    finish_leaf_gradients<leaf_t<K, E>...>(local, summed, sums, expr::leaf_tensors(e), leaves);
+    finish_leaf_gradients<leaf_t<K, E>...>(local, summed, periodic, sums, expr::leaf_tensors(e), leaves);
     Tensor<V> result(detail::make_contiguous_impl(IntArray{}, dtype_of<V>, Device(DeviceType::CPU)));
     *result.data_ptr() = mean ? detail::MeanOp<V>{}.project(total.total(), n) : detail::SumOp<V>{}.project(total.total(), n);
     if (any_valid_edge(edges))
