@@ -118,7 +118,8 @@ if(NOT at EQUAL 0)
         "install_consumer: tenet was found in '${tenet_dir}', not under the prefix '${prefix}'")
 endif()
 
-run_step("build the consumer" "${CMAKE_COMMAND}" --build "${build}" ${config_args})
+# Two jobs: the consumer built with tenet::compiled compiles the library (eleven TUs) too.
+run_step("build the consumer" "${CMAKE_COMMAND}" --build "${build}" --parallel 2 ${config_args})
 
 # Single-config generators put the binary in the build root, multi-config ones in <CONFIG>/.
 set(exe "${build}/tenet_consumer")
