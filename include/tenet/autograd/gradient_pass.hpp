@@ -49,14 +49,18 @@ inline DeviceSumTo& device_sum_to_slot() {
 }
 
 #if TENET_DEVICE_EVALUATOR
-inline TensorBase device_sum_to(const TensorBase& full, const IntArray& shape) {
+// A template, so that its body is instantiated at the end of the TU, where the device reduction
+// (kernels/) and the hooks it reaches are defined: Clang leaves them undefined when a plain
+// inline function here uses them first.
+template <class = void>
+TensorBase device_sum_to(const TensorBase& full, const IntArray& shape) {
     return visit_floating(full.dtype(), "backward", [&](auto tag) -> TensorBase {
         using T = typename decltype(tag)::type;
         const IntArray dims = sum_to_dims(full.sizes(), shape);
         return Tensor<T>(detail::sum_impl(Tensor<T>(full.impl_ptr()), dims, true)).view(shape);
     });
 }
-inline const bool device_sum_to_registered = (device_sum_to_slot() = &device_sum_to, true);
+inline const bool device_sum_to_registered = (device_sum_to_slot() = &device_sum_to<>, true);
 #endif
 
 /// Sums `full` (contiguous) over the dims that broadcasting added or stretched, back to
