@@ -10,20 +10,12 @@
 //        -Ikernels -I/usr/include/eigen3 tests/device/compiled_mode_on_gpu.cu <the library's objects> -lcublas
 // Exit 0: every value exact; 77: no GPU.
 #include <tenet/tenet.hpp>
+#include "gpu_check.hpp"
 #include <cstdio>
 #include <vector>
 using namespace tenet;
 
 static_assert(TENET_COMPILED == 1, "build this check in compiled mode");
-
-template <class T, class F>
-int mismatches(const Tensor<T>& g, F expected) {
-    if (!g.defined()) return 1;
-    auto v = g.cpu().contiguous().to_vector();
-    int bad = 0;
-    for (size_t k = 0; k < v.size(); ++k) bad += v[k] != expected(static_cast<int64_t>(k));
-    return bad;
-}
 
 int main() {
     if (!cuda_is_available()) { std::printf("no GPU\n"); return 77; }

@@ -5,6 +5,7 @@
 //        -I/usr/include/eigen3 tests/device/threads_on_gpu.cu -o threads_on_gpu -lcublas && ./threads_on_gpu
 // Exit 0: every gradient exact; 77: no GPU.
 #include <tenet/tenet.hpp>
+#include "gpu_check.hpp"
 #include <atomic>
 #include <cstdio>
 #include <thread>
@@ -16,14 +17,6 @@ void run_threads(int n, W work) {
     std::vector<std::thread> pool;
     for (int t = 0; t < n; ++t) pool.emplace_back(work);
     for (auto& th : pool) th.join();
-}
-
-template <class T, class F>
-int mismatches(const Tensor<T>& g, F expected) {
-    auto v = g.cpu().contiguous().to_vector();
-    int bad = 0;
-    for (size_t k = 0; k < v.size(); ++k) bad += v[k] != expected(static_cast<int64_t>(k));
-    return bad;
 }
 
 int main() {
