@@ -10,6 +10,9 @@
 #include "tenet/ops/random.hpp"
 #include "tenet/ops/join.hpp"
 #include "tenet/ops/flip.hpp"
+#include "tenet/ops/softmax.hpp"
+#include "tenet/ops/scan.hpp"
+#include "tenet/nn/functional.hpp"
 
 #include "tenet/linalg/matmul.hpp"
 #include "tenet/linalg/products.hpp"

@@ -1,6 +1,7 @@
 #pragma once
-// Backward of the reductions other than sum and mean: prod, amax/amin, max/min (over all
-// elements and along a dim) and the p-norms, with PyTorch's rules and names.
+// Backward of the reductions other than sum and mean: the rows of ops/reductions.def (each
+// row's DERIVATIVE formula), max/min (over all elements and along a dim) and the p-norms, with
+// PyTorch's rules and names.
 //
 // Each node saves its input expression (not a materialised copy: the backward evaluates it
 // again in one pass) and its result, computes the gradient with respect to that input as
@@ -37,6 +38,49 @@ inline IntArray keepdim_shape(const detail::ReducePlan& p) {
     return keep;
 }
 
+// The words of the DERIVATIVE column of ops/reductions.def that are not formulas.
+struct NoDerivative {};
+struct FusedSum {};
+inline constexpr NoDerivative no_derivative{};
+inline constexpr FusedSum fused_sum{};
+
+/// A row's gradient from its DERIVATIVE formula (f returns it), as a tensor of V.
+template <class V, class F>
+Tensor<V> row_gradient(const F& f) {
+    using G = decltype(f());
+    if constexpr (std::is_same_v<G, NoDerivative> || std::is_same_v<G, FusedSum>) {
+        return Tensor<V>();  // not reached: such rows record no ValueReductionNode
+    } else {
+        return Tensor<V>(f());
+    }
+}
+
+/// g shared evenly by the elements where `hit` is true, per reduced group (amax, amin: ties).
+template <class V, class H>
+Tensor<V> share_evenly(const H& hit, const Tensor<V>& g, const IntArray& dims) {
+    const Tensor<V> mask = cast<V>(hit);
+    const Tensor<V> count = sum(mask, dims, true);
+    return Tensor<V>(mask * g / count);
+}
+
+/// prod's gradient: y / x, except at zeros: a lone zero gets the product of the others, and
+/// with two or more zeros every gradient is 0.
+template <class V>
+Tensor<V> prod_gradient(const Tensor<V>& x, const Tensor<V>& y, const Tensor<V>& g, const IntArray& dims) {
+    const Tensor<V> zeros = sum(cast<V>(x == 0), dims, true);
+    const Tensor<V> others = prod(where(x == 0, 1, x), dims, true);
+    return Tensor<V>(where(x == 0, where(zeros == 1, g * others, 0), g * y / x));
+}
+
+/// The p-norms' gradient (p = 0 has none: handled by the node).
+template <class V>
+Tensor<V> norm_gradient(const Tensor<V>& x, const Tensor<V>& y, const Tensor<V>& g, const IntArray& dims, double p) {
+    if (p == 1) return Tensor<V>(g * sign(x));
+    if (std::isinf(p)) return Tensor<V>(sign(x) * share_evenly(abs(x) == y, g, dims));
+    if (p == 2) return Tensor<V>(where(y == 0, 0, g * x / y));
+    return Tensor<V>(where(y == 0, 0, g * x * pow(abs(x), p - 2) / pow(y, p - 1)));
+}
+
 /// d(result)/d(input) * grad for a reduction with a value result.
 template <class V, class E>
 struct ValueReductionNode final : Node {
@@ -69,29 +113,22 @@ struct ValueReductionNode final : Node {
         out = Tensor<V>();
     }
 
-    /// g shared evenly by the elements where `hit` is true, per reduced group.
-    Tensor<V> evenly(const Tensor<V>& hit_mask, const Tensor<V>& g) const {
-        const Tensor<V> count = sum(hit_mask, dims, true);
-        return Tensor<V>(hit_mask * g / count);
-    }
     Tensor<V> input_gradient(const Tensor<V>& x, const Tensor<V>& y, const Tensor<V>& g) const {
         using K = detail::ReduceKind;
+        if (kind == K::Norm) return norm_gradient(x, y, g, dims, p);
+        const double n = static_cast<double>(x.numel()) / static_cast<double>(std::max<int64_t>(out.numel(), 1));
+        const double correction = p;
+        (void)n, (void)correction;
+        using M = double;
         switch (kind) {
-            case K::Prod: {
-                // y / x, except at zeros: a lone zero gets the product of the others, and
-                // with two or more zeros every gradient is 0.
-                const Tensor<V> zeros = sum(cast<V>(x == 0), dims, true);
-                const Tensor<V> others = prod(where(x == 0, 1, x), dims, true);
-                return Tensor<V>(where(x == 0, where(zeros == 1, g * others, 0), g * y / x));
-            }
-            case K::Extremum:
-                return evenly(Tensor<V>(cast<V>(x == y)), g);
-            case K::Norm: {
-                if (p == 1) return Tensor<V>(g * sign(x));
-                if (std::isinf(p)) return Tensor<V>(sign(x) * evenly(Tensor<V>(cast<V>(abs(x) == y)), g));
-                if (p == 2) return Tensor<V>(where(y == 0, 0, g * x / y));
-                return Tensor<V>(where(y == 0, 0, g * x * pow(abs(x), p - 2) / pow(y, p - 1)));
-            }
+            // Each row's DERIVATIVE (ops/reductions.def), with x, y, g, dims, n and correction.
+#define TENET_REDUCTION(NAME, Reducer, DTYPES, DERIVATIVE, BACKWARD_ALL, BACKWARD_DIMS) \
+    case K::NAME:                                                                      \
+        return row_gradient<V>([&] { return DERIVATIVE; });
+#define TENET_CORRECTED_REDUCTION(NAME, Reducer, DERIVATIVE, BACKWARD) \
+    TENET_REDUCTION(NAME, Reducer, floating_dtype, DERIVATIVE, BACKWARD, BACKWARD)
+#include "tenet/ops/reductions.def"
+            case K::Norm: break;
         }
         return {};
     }

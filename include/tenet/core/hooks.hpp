@@ -18,12 +18,14 @@
 #include <vector>
 
 #include "tenet/config.hpp"
+#include <initializer_list>
 #include "tenet/core/int_array.hpp"
 
 namespace tenet::inline TENET_ABI {
 
 template <class T>
 class Tensor;
+class TensorBase;
 namespace autograd {
 struct Node;
 }
@@ -45,8 +47,13 @@ enum class AssignMode {
     IntoNoAlias,  ///< as Into, but the caller promises no leaf overlaps the destination
 };
 
-/// The differentiable reductions other than sum/mean.
-enum class ReduceKind { Prod, Extremum, Norm };
+/// The reductions: one per row of the table ops/reductions.def, and the norms.
+enum class ReduceKind {
+#define TENET_REDUCTION(NAME, Reducer, DTYPES, DERIVATIVE, BACKWARD_ALL, BACKWARD_DIMS) NAME,
+#define TENET_CORRECTED_REDUCTION(NAME, Reducer, DERIVATIVE, BACKWARD) NAME,
+#include "tenet/ops/reductions.def"
+    Norm,
+};
 
 /// How a product's result depends on its operands (autograd/products.hpp has the gradients).
 enum class ProductKind {
@@ -116,6 +123,16 @@ void record_split(const Tensor<T>& base, const std::vector<Tensor<T>>& pieces, i
 /// Records `result` = flip(input, dims).
 template <class T>
 void record_flip(const Tensor<T>& input, const Tensor<T>& result, const IntArray& dims);
+
+// ---- Operations with a backward of their own (ops/softmax.hpp, ops/scan.hpp, nn/) ---------
+/// Records `result` = the op `name` of `inputs` (floating tensors; undefined ones are skipped).
+/// backward(grad) gives each input's gradient (a std::array of TensorBase, one per input, of
+/// its shape and dtype; undefined: zero) from the result's. backward holds what it saved (detached
+/// tensors: the result itself must not hold its node); those listed in `saved` are checked for
+/// in-place writes before it runs, as PyTorch does. Not recorded: create_graph refuses the node.
+template <class T, class Backward, class... In>
+void record_function(const char* name, const Tensor<T>& result, std::initializer_list<TensorBase> saved,
+                     Backward backward, const In&... inputs);
 
 // ---- Linear algebra (linalg/) -------------------------------------------------------------
 // Each records `result` when an operand requires grad (linalg_records); otherwise does nothing.

@@ -10,6 +10,7 @@
 #error "tenet/core/hooks_off.hpp is the TENET_AUTOGRAD=0 definition of the hooks"
 #endif
 
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,6 +62,9 @@ template <class V, class X>
 std::optional<Tensor<V>> sum_with_gradients(const X&, bool) {
     return std::nullopt;
 }
+
+template <class T, class Backward, class... In>
+void record_function(const char*, const Tensor<T>&, std::initializer_list<TensorBase>, Backward, const In&...) {}
 
 template <class R, class L>
 void record_join(const Tensor<R>&, const L&, const JoinPlan&, const char*) {}

@@ -11,6 +11,7 @@
 // In-place forms (t.sin_(), t.add_(x)) write into a tensor, so they are Tensor's own.
 
 #include "tenet/config.hpp"
+#include <concepts>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -18,6 +19,12 @@
 #include "tenet/core/int_array.hpp"
 
 namespace tenet::inline TENET_ABI {
+
+namespace detail {
+/// A dim given as a lone integer (not a bool, which is var's and std's `unbiased`).
+template <class I>
+concept DimIndex = std::integral<I> && !std::same_as<I, bool>;
+}  // namespace detail
 
 template <class Derived>
 class ValueMethods {
@@ -65,27 +72,19 @@ public:
     // ---- Reductions: ops/reduce.hpp --------------------------------------------------------
     // Over all elements (a 0-d result), along one dim, or along a list of dims (negative
     // counts from the end; keepdim keeps them as size 1).
-    auto sum() const;
-    auto sum(int64_t dim, bool keepdim = false) const;
-    auto sum(const IntArray& dims, bool keepdim = false) const;
-    auto mean() const;
-    auto mean(int64_t dim, bool keepdim = false) const;
-    auto mean(const IntArray& dims, bool keepdim = false) const;
-    auto prod() const;
-    auto prod(int64_t dim, bool keepdim = false) const;
-    auto prod(const IntArray& dims, bool keepdim = false) const;
-    auto amax() const;
-    auto amax(int64_t dim, bool keepdim = false) const;
-    auto amax(const IntArray& dims, bool keepdim = false) const;
-    auto amin() const;
-    auto amin(int64_t dim, bool keepdim = false) const;
-    auto amin(const IntArray& dims, bool keepdim = false) const;
-    auto any() const;
-    auto any(int64_t dim, bool keepdim = false) const;
-    auto any(const IntArray& dims, bool keepdim = false) const;
-    auto all() const;
-    auto all(int64_t dim, bool keepdim = false) const;
-    auto all(const IntArray& dims, bool keepdim = false) const;
+    // The table's reductions (ops/reductions.def): sum, mean, prod, amax, amin, any, all,
+    // nansum, nanmean, logsumexp; var and std with `unbiased` or `correction`.
+#define TENET_REDUCTION(NAME, Reducer, DTYPES, DERIVATIVE, BACKWARD_ALL, BACKWARD_DIMS) \
+    auto NAME() const;                                                                 \
+    auto NAME(int64_t dim, bool keepdim = false) const;                                \
+    auto NAME(const IntArray& dims, bool keepdim = false) const;
+#define TENET_CORRECTED_REDUCTION(NAME, Reducer, DERIVATIVE, BACKWARD)                   \
+    auto NAME(bool unbiased = true) const;                                             \
+    template <detail::DimIndex I>                                                      \
+    auto NAME(I dim, int64_t correction = 1, bool keepdim = false) const;              \
+    auto NAME(const IntArray& dims, int64_t correction = 1, bool keepdim = false) const; \
+    auto NAME(std::nullopt_t, int64_t correction, bool keepdim = false) const;
+#include "tenet/ops/reductions.def"
     /// max()/min(): the extreme element; max(dim)/min(dim): {values, indices}.
     auto max() const;
     auto max(int64_t dim, bool keepdim = false) const;

@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -122,26 +123,15 @@ auto reduce_simple(const X& x, const std::optional<IntArray>& dims, bool keepdim
     });
 }
 
-template <class V>
-using max_op = ExtremumOp<V, true>;
-template <class V>
-using min_op = ExtremumOp<V, false>;
-template <class V>
-using any_op = LogicalOp<V, true>;
-template <class V>
-using all_op = LogicalOp<V, false>;
-
-template <bool IsMax, class X>
-auto reduce_extremum(const X& x, const std::optional<IntArray>& dims, bool keepdim, const char* op,
-                     bool full_call) {
+/// max()/min() over all elements: amax/amin's reducer, but an empty input raises value_error.
+template <ReduceKind K, class X>
+auto reduce_extremum(const X& x, const char* op) {
     return with_node(x, op, [&](const auto& e) {
         using V = typename std::remove_cvref_t<decltype(e)>::value_type;
-        const ReducePlan p = plan_reduction(e.shape(), dims, keepdim, op);
-        if (full_call) check_nonempty_reduction<value_error>(p, op);
-        else check_nonempty_reduction<index_error>(p, op);
-        auto result = reduce_values(e, ExtremumOp<V, IsMax>{}, p, op);
-        const char* name = full_call ? (IsMax ? "MaxBackward1" : "MinBackward1") : (IsMax ? "AmaxBackward0" : "AminBackward0");
-        record_value_reduction(e, result, p, ReduceKind::Extremum, 0.0, name);
+        const ReducePlan p = plan_reduction(e.shape(), std::nullopt, false, op);
+        check_nonempty_reduction<value_error>(p, op);
+        auto result = reduce_values(e, ExtremumOp<V, K == ReduceKind::amax>{}, p, op);
+        record_value_reduction(e, result, p, K, 0.0, K == ReduceKind::amax ? "MaxBackward1" : "MinBackward1");
         return result;
     });
 }
@@ -189,22 +179,6 @@ auto values_indices(const X& x, int64_t dim, bool keepdim, const char* op) {
     });
 }
 
-template <class X>
-auto mean_impl(const X& x, const std::optional<IntArray>& dims, bool keepdim) {
-    using V = input_t<X>;
-    if constexpr (!FloatingElement<V>)
-        fail<dtype_error>("mean(): could not infer output dtype. Input dtype must be either a floating point or "
-                          "complex dtype. Got: ",
-                          dtype_of<V>);
-    if constexpr (FloatingElement<V>) {
-        if (!dims)
-            if (auto fused = sum_with_gradients<sum_result_t<input_t<X>>>(x, true)) return *fused;
-    }
-    auto result = reduce_simple<MeanOp>(x, dims, keepdim, "mean");
-    record_reduction(x, result, plan_reduction(x.shape(), dims, keepdim, "mean"), true);
-    return result;
-}
-
 /// The p-norm reduction itself.
 template <class E>
 auto norm_values(const E& e, double p, const ReducePlan& plan, const char* op, bool vector_norm) {
@@ -247,82 +221,176 @@ auto norm_impl(const X& x, double p, const std::optional<IntArray>& dims, bool k
 
 }  // namespace detail
 
-// ---- Free functions on tensors and expressions --------------------------------------
-// Each: NAME(x) over all elements (0-d result), NAME(x, dim, keepdim), NAME(x, {dims...}, keepdim).
-
-#define TENET_SIMPLE_REDUCTION(NAME, IMPL)                                                        \
-    template <expr::TensorOperand X>                                                              \
-    auto NAME(const X& x) {                                                                       \
-        return IMPL(x, std::nullopt, false);                                                      \
-    }                                                                                             \
-    template <expr::TensorOperand X>                                                              \
-    auto NAME(const X& x, int64_t dim, bool keepdim = false) {                                    \
-        return IMPL(x, IntArray{dim}, keepdim);                                                   \
-    }                                                                                             \
-    template <expr::TensorOperand X>                                                              \
-    auto NAME(const X& x, const IntArray& dims, bool keepdim = false) {                           \
-        return IMPL(x, dims, keepdim);                                                            \
-    }
+// ---- The table's reductions (ops/reductions.def) ------------------------------------------
 
 namespace detail {
-#define TENET_REDUCE_SIMPLE_IMPL(NAME, OP)                                                        \
-    template <class X>                                                                            \
-    auto NAME##_impl(const X& x, const std::optional<IntArray>& dims, bool keepdim) {             \
-        return reduce_simple<OP>(x, dims, keepdim, #NAME);                                        \
+
+/// Which input dtypes a row accepts.
+enum class DTypeRule { any_dtype, floating_dtype };
+
+/// A row of ops/reductions.def as a type: its reducer, dtype rule and grad_fn names.
+template <ReduceKind K>
+struct ReductionRow;
+#define TENET_ROW(NAME, Reducer, DTYPES, FUSED_SUM, CORRECTED, BACKWARD_ALL, BACKWARD_DIMS) \
+    template <>                                                                          \
+    struct ReductionRow<ReduceKind::NAME> {                                              \
+        template <class V>                                                               \
+        using reducer = Reducer<V>;                                                      \
+        static constexpr const char* name = #NAME;                                       \
+        static constexpr DTypeRule dtypes = DTypeRule::DTYPES;                           \
+        static constexpr bool fused_sum = FUSED_SUM;                                     \
+        static constexpr bool corrected = CORRECTED;                                     \
+        static constexpr const char* backward_all = BACKWARD_ALL;                        \
+        static constexpr const char* backward_dims = BACKWARD_DIMS;                      \
+    };
+#define TENET_SUM_REDUCTION(NAME, Reducer, DTYPES, BACKWARD_ALL, BACKWARD_DIMS) \
+    TENET_ROW(NAME, Reducer, DTYPES, true, false, BACKWARD_ALL, BACKWARD_DIMS)
+#define TENET_REDUCTION(NAME, Reducer, DTYPES, DERIVATIVE, BACKWARD_ALL, BACKWARD_DIMS) \
+    TENET_ROW(NAME, Reducer, DTYPES, false, false, BACKWARD_ALL, BACKWARD_DIMS)
+#define TENET_CORRECTED_REDUCTION(NAME, Reducer, DERIVATIVE, BACKWARD) \
+    TENET_ROW(NAME, Reducer, floating_dtype, false, true, BACKWARD, BACKWARD)
+#include "tenet/ops/reductions.def"
+#undef TENET_ROW
+
+/// Whether a reducer has no identity (max, min): an empty reduction is then an error.
+template <class R>
+constexpr bool lacks_identity() {
+    if constexpr (requires { R::has_identity; }) return !R::has_identity;
+    else return false;
+}
+
+/// Row K's reduction of x over `dims` (all when absent); `correction`: var's and std's divisor
+/// n - correction.
+template <ReduceKind K, class X>
+auto reduce_row(const X& x, const std::optional<IntArray>& dims, bool keepdim, double correction = 0) {
+    using Row = ReductionRow<K>;
+    using V = input_t<X>;
+    using R = typename Row::template reducer<V>;
+    using O = typename R::out_t;
+    if constexpr (Row::dtypes == DTypeRule::floating_dtype && !FloatingElement<V>) {
+        fail<dtype_error>(Row::name, "(): expected a floating point input, but got ", dtype_of<V>);
+        return Tensor<O>();
+    } else {
+        if constexpr (Row::fused_sum) {
+            if (!dims)
+                if (auto fused = sum_with_gradients<O>(x, K == ReduceKind::mean)) return *fused;
+        }
+        return with_node(x, Row::name, [&](const auto& e) {
+            const ReducePlan plan = plan_reduction(e.shape(), dims, keepdim, Row::name);
+            if constexpr (lacks_identity<R>()) check_nonempty_reduction<index_error>(plan, Row::name);
+            R r{};
+            if constexpr (Row::corrected) r.correction = correction;
+            Tensor<O> result = reduce_values(e, r, plan, Row::name);
+            if constexpr (Row::fused_sum)
+                record_reduction(e, result, plan, K == ReduceKind::mean);
+            else
+                record_value_reduction(e, result, plan, K, correction, plan.all ? Row::backward_all : Row::backward_dims);
+            return result;
+        });
     }
-TENET_REDUCE_SIMPLE_IMPL(any, any_op)
-TENET_REDUCE_SIMPLE_IMPL(all, all_op)
-#undef TENET_REDUCE_SIMPLE_IMPL
-template <class X>
-auto prod_impl(const X& x, const std::optional<IntArray>& dims, bool keepdim) {
-    auto result = reduce_simple<ProdOp>(x, dims, keepdim, "prod");
-    record_value_reduction(x, result, plan_reduction(x.shape(), dims, keepdim, "prod"), ReduceKind::Prod, 0.0,
-                           dims ? "ProdBackward1" : "ProdBackward0");
-    return result;
 }
-template <class X>
-auto sum_impl(const X& x, const std::optional<IntArray>& dims, bool keepdim) {
-    if (!dims)
-        if (auto fused = sum_with_gradients<sum_result_t<input_t<X>>>(x, false)) return *fused;
-    auto result = reduce_simple<SumOp>(x, dims, keepdim, "sum");
-    record_reduction(x, result, plan_reduction(x.shape(), dims, keepdim, "sum"), false);
-    return result;
+
+/// var_mean and std_mean: both results from one pass.
+template <ReduceKind K, class X>
+auto moments_and_mean(const X& x, const std::optional<IntArray>& dims, double correction, bool keepdim) {
+    using Row = ReductionRow<K>;
+    using V = input_t<X>;
+    const char* op = K == ReduceKind::var ? "var_mean" : "std_mean";
+    if constexpr (!FloatingElement<V>) {
+        fail<dtype_error>(op, "(): expected a floating point input, but got ", dtype_of<V>);
+        return std::tuple<Tensor<V>, Tensor<V>>();
+    } else {
+        return with_node(x, op, [&](const auto& e) {
+            const ReducePlan plan = plan_reduction(e.shape(), dims, keepdim, op);
+            typename Row::template reducer<V> r{};
+            r.correction = correction;
+            const auto acc = reduce_accumulate(e, r, plan, op);
+            Tensor<V> moment = new_result<V>(plan.out_shape), average = new_result<V>(plan.out_shape);
+            for (int64_t j = 0; j < plan.out_numel; ++j) {
+                moment.data_ptr()[j] = r.project(acc[static_cast<size_t>(j)], plan.count);
+                average.data_ptr()[j] = r.project_mean(acc[static_cast<size_t>(j)]);
+            }
+            moment = on_device_of(e, std::move(moment));
+            average = on_device_of(e, std::move(average));
+            record_value_reduction(e, moment, plan, K, correction, Row::backward_all);
+            record_reduction(e, average, plan, true);
+            return std::tuple<Tensor<V>, Tensor<V>>(std::move(moment), std::move(average));
+        });
+    }
 }
-template <class X>
-auto amax_impl(const X& x, const std::optional<IntArray>& dims, bool keepdim) {
-    return reduce_extremum<true>(x, dims, keepdim, "amax", false);
-}
-template <class X>
-auto amin_impl(const X& x, const std::optional<IntArray>& dims, bool keepdim) {
-    return reduce_extremum<false>(x, dims, keepdim, "amin", false);
-}
+
 }  // namespace detail
 
-/// Sum of the elements; integers and bool sum to int64.
-TENET_SIMPLE_REDUCTION(sum, detail::sum_impl)
-/// Mean of the elements (floating input only: dtype_error otherwise); empty gives nan.
-TENET_SIMPLE_REDUCTION(mean, detail::mean_impl)
-/// Product of the elements; integers and bool multiply to int64.
-TENET_SIMPLE_REDUCTION(prod, detail::prod_impl)
-/// Largest element(s) along the dims (NaN propagates); an empty reduction throws.
-TENET_SIMPLE_REDUCTION(amax, detail::amax_impl)
-/// Smallest element(s) along the dims (NaN propagates); an empty reduction throws.
-TENET_SIMPLE_REDUCTION(amin, detail::amin_impl)
-/// Whether any element is non-zero (bool; uint8 for uint8 input, as PyTorch).
-TENET_SIMPLE_REDUCTION(any, detail::any_impl)
-/// Whether every element is non-zero (bool; uint8 for uint8 input, as PyTorch).
-TENET_SIMPLE_REDUCTION(all, detail::all_impl)
-#undef TENET_SIMPLE_REDUCTION
+// Each row's free function: NAME(x) over all elements (0-d result), NAME(x, dim, keepdim),
+// NAME(x, {dims...}, keepdim). See ops/reductions.def for what each computes.
+#define TENET_REDUCTION(NAME, Reducer, DTYPES, DERIVATIVE, BACKWARD_ALL, BACKWARD_DIMS)                 \
+    template <expr::TensorOperand X>                                                                   \
+    auto NAME(const X& x) {                                                                            \
+        return detail::reduce_row<detail::ReduceKind::NAME>(x, std::nullopt, false);                    \
+    }                                                                                                  \
+    template <expr::TensorOperand X>                                                                   \
+    auto NAME(const X& x, int64_t dim, bool keepdim = false) {                                         \
+        return detail::reduce_row<detail::ReduceKind::NAME>(x, IntArray{dim}, keepdim);                 \
+    }                                                                                                  \
+    template <expr::TensorOperand X>                                                                   \
+    auto NAME(const X& x, const IntArray& dims, bool keepdim = false) {                                \
+        return detail::reduce_row<detail::ReduceKind::NAME>(x, dims, keepdim);                          \
+    }
+// var and std: NAME(x, unbiased), NAME(x, dim, correction, keepdim), NAME(x, {dims}, correction,
+// keepdim), NAME(x, std::nullopt, correction, keepdim). `correction` is the divisor's n -
+// correction; PyTorch's `unbiased` passes as it (true is 1, false is 0). A lone integer after x
+// is a dim, as in Python's x.var(1); a lone bool is `unbiased`.
+#define TENET_CORRECTED_REDUCTION(NAME, Reducer, DERIVATIVE, BACKWARD)                                    \
+    template <expr::TensorOperand X>                                                                   \
+    auto NAME(const X& x, bool unbiased = true) {                                                      \
+        return detail::reduce_row<detail::ReduceKind::NAME>(x, std::nullopt, false, unbiased ? 1 : 0);  \
+    }                                                                                                  \
+    template <expr::TensorOperand X, detail::DimIndex D>                                               \
+    auto NAME(const X& x, D dim, int64_t correction = 1, bool keepdim = false) {                       \
+        return detail::reduce_row<detail::ReduceKind::NAME>(x, IntArray{static_cast<int64_t>(dim)},     \
+                                                             keepdim, static_cast<double>(correction)); \
+    }                                                                                                  \
+    template <expr::TensorOperand X>                                                                   \
+    auto NAME(const X& x, const IntArray& dims, int64_t correction = 1, bool keepdim = false) {        \
+        return detail::reduce_row<detail::ReduceKind::NAME>(x, dims, keepdim,                          \
+                                                             static_cast<double>(correction));          \
+    }                                                                                                  \
+    template <expr::TensorOperand X>                                                                   \
+    auto NAME(const X& x, std::nullopt_t, int64_t correction, bool keepdim = false) {                  \
+        return detail::reduce_row<detail::ReduceKind::NAME>(x, std::nullopt, keepdim,                  \
+                                                             static_cast<double>(correction));          \
+    }                                                                                                  \
+    /** (NAME, mean) of x in one pass, with NAME's forms. */                                          \
+    template <expr::TensorOperand X>                                                                   \
+    auto NAME##_mean(const X& x, bool unbiased = true) {                                               \
+        return detail::moments_and_mean<detail::ReduceKind::NAME>(x, std::nullopt, unbiased ? 1 : 0, false); \
+    }                                                                                                  \
+    template <expr::TensorOperand X, detail::DimIndex D>                                               \
+    auto NAME##_mean(const X& x, D dim, int64_t correction = 1, bool keepdim = false) {                \
+        return detail::moments_and_mean<detail::ReduceKind::NAME>(x, IntArray{static_cast<int64_t>(dim)}, \
+                                                                   static_cast<double>(correction), keepdim); \
+    }                                                                                                  \
+    template <expr::TensorOperand X>                                                                   \
+    auto NAME##_mean(const X& x, const IntArray& dims, int64_t correction = 1, bool keepdim = false) { \
+        return detail::moments_and_mean<detail::ReduceKind::NAME>(x, dims, static_cast<double>(correction), \
+                                                                   keepdim);                           \
+    }                                                                                                  \
+    template <expr::TensorOperand X>                                                                   \
+    auto NAME##_mean(const X& x, std::nullopt_t, int64_t correction, bool keepdim = false) {           \
+        return detail::moments_and_mean<detail::ReduceKind::NAME>(x, std::nullopt,                      \
+                                                                   static_cast<double>(correction), keepdim); \
+    }
+#include "tenet/ops/reductions.def"
 
 /// The largest element (0-d; NaN propagates); throws value_error on an empty input.
 template <expr::TensorOperand X>
 auto max(const X& x) {
-    return detail::reduce_extremum<true>(x, std::nullopt, false, "max", true);
+    return detail::reduce_extremum<detail::ReduceKind::amax>(x, "max");
 }
 /// The smallest element (0-d; NaN propagates); throws value_error on an empty input.
 template <expr::TensorOperand X>
 auto min(const X& x) {
-    return detail::reduce_extremum<false>(x, std::nullopt, false, "min", true);
+    return detail::reduce_extremum<detail::ReduceKind::amin>(x, "min");
 }
 /// {values, indices} of the maxima along `dim` (first index on ties; NaN wins).
 template <expr::TensorOperand X>
@@ -367,48 +435,38 @@ auto vector_norm(const X& x, double ord = 2, const std::optional<IntArray>& dims
 
 // ---- Methods of Tensor and of expressions (declared in core/value_methods.hpp) ----------------
 
-template <class D>
-auto ValueMethods<D>::sum() const { return tenet::sum(self()); }
-template <class D>
-auto ValueMethods<D>::sum(int64_t dim, bool keepdim) const { return tenet::sum(self(), dim, keepdim); }
-template <class D>
-auto ValueMethods<D>::sum(const IntArray& dims, bool keepdim) const { return tenet::sum(self(), dims, keepdim); }
-template <class D>
-auto ValueMethods<D>::mean() const { return tenet::mean(self()); }
-template <class D>
-auto ValueMethods<D>::mean(int64_t dim, bool keepdim) const { return tenet::mean(self(), dim, keepdim); }
-template <class D>
-auto ValueMethods<D>::mean(const IntArray& dims, bool keepdim) const { return tenet::mean(self(), dims, keepdim); }
-template <class D>
-auto ValueMethods<D>::prod() const { return tenet::prod(self()); }
-template <class D>
-auto ValueMethods<D>::prod(int64_t dim, bool keepdim) const { return tenet::prod(self(), dim, keepdim); }
-template <class D>
-auto ValueMethods<D>::prod(const IntArray& dims, bool keepdim) const { return tenet::prod(self(), dims, keepdim); }
-template <class D>
-auto ValueMethods<D>::amax() const { return tenet::amax(self()); }
-template <class D>
-auto ValueMethods<D>::amax(int64_t dim, bool keepdim) const { return tenet::amax(self(), dim, keepdim); }
-template <class D>
-auto ValueMethods<D>::amax(const IntArray& dims, bool keepdim) const { return tenet::amax(self(), dims, keepdim); }
-template <class D>
-auto ValueMethods<D>::amin() const { return tenet::amin(self()); }
-template <class D>
-auto ValueMethods<D>::amin(int64_t dim, bool keepdim) const { return tenet::amin(self(), dim, keepdim); }
-template <class D>
-auto ValueMethods<D>::amin(const IntArray& dims, bool keepdim) const { return tenet::amin(self(), dims, keepdim); }
-template <class D>
-auto ValueMethods<D>::any() const { return tenet::any(self()); }
-template <class D>
-auto ValueMethods<D>::any(int64_t dim, bool keepdim) const { return tenet::any(self(), dim, keepdim); }
-template <class D>
-auto ValueMethods<D>::any(const IntArray& dims, bool keepdim) const { return tenet::any(self(), dims, keepdim); }
-template <class D>
-auto ValueMethods<D>::all() const { return tenet::all(self()); }
-template <class D>
-auto ValueMethods<D>::all(int64_t dim, bool keepdim) const { return tenet::all(self(), dim, keepdim); }
-template <class D>
-auto ValueMethods<D>::all(const IntArray& dims, bool keepdim) const { return tenet::all(self(), dims, keepdim); }
+#define TENET_REDUCTION(NAME, Reducer, DTYPES, DERIVATIVE, BACKWARD_ALL, BACKWARD_DIMS)                 \
+    template <class D>                                                                                 \
+    auto ValueMethods<D>::NAME() const {                                                               \
+        return tenet::NAME(self());                                                                    \
+    }                                                                                                  \
+    template <class D>                                                                                 \
+    auto ValueMethods<D>::NAME(int64_t dim, bool keepdim) const {                                      \
+        return tenet::NAME(self(), dim, keepdim);                                                      \
+    }                                                                                                  \
+    template <class D>                                                                                 \
+    auto ValueMethods<D>::NAME(const IntArray& dims, bool keepdim) const {                             \
+        return tenet::NAME(self(), dims, keepdim);                                                     \
+    }
+#define TENET_CORRECTED_REDUCTION(NAME, Reducer, DERIVATIVE, BACKWARD)                                    \
+    template <class D>                                                                                 \
+    auto ValueMethods<D>::NAME(bool unbiased) const {                                                  \
+        return tenet::NAME(self(), unbiased);                                                          \
+    }                                                                                                  \
+    template <class D>                                                                                 \
+    template <detail::DimIndex I>                                                                      \
+    auto ValueMethods<D>::NAME(I dim, int64_t correction, bool keepdim) const {                        \
+        return tenet::NAME(self(), dim, correction, keepdim);                                          \
+    }                                                                                                  \
+    template <class D>                                                                                 \
+    auto ValueMethods<D>::NAME(const IntArray& dims, int64_t correction, bool keepdim) const {         \
+        return tenet::NAME(self(), dims, correction, keepdim);                                         \
+    }                                                                                                  \
+    template <class D>                                                                                 \
+    auto ValueMethods<D>::NAME(std::nullopt_t, int64_t correction, bool keepdim) const {               \
+        return tenet::NAME(self(), std::nullopt, correction, keepdim);                                 \
+    }
+#include "tenet/ops/reductions.def"
 template <class D>
 auto ValueMethods<D>::max() const { return tenet::max(self()); }
 template <class D>

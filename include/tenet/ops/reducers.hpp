@@ -108,6 +108,7 @@ struct ExtremumOp {
     using acc_t = cmp_t<V>;
     using out_t = V;
     static constexpr int lanes = 8;
+    static constexpr bool has_identity = false;  // an empty reduction is an error
     TENET_HD acc_t init() const {
         if constexpr (std::is_same_v<acc_t, bool>) return !IsMax;
         else if constexpr (std::is_floating_point_v<acc_t>)
@@ -159,6 +160,126 @@ struct LogicalOp {
     TENET_HD acc_t step(acc_t a, V v, int64_t) const { return combine(a, convert<bool>(v)); }
     TENET_HD out_t project(acc_t a, int64_t) const { return static_cast<out_t>(a); }
 };
+
+template <class V>
+using MaxOp = ExtremumOp<V, true>;
+template <class V>
+using MinOp = ExtremumOp<V, false>;
+template <class V>
+using AnyOp = LogicalOp<V, true>;
+template <class V>
+using AllOp = LogicalOp<V, false>;
+
+/// nansum: a sum that reads NaN as 0.
+template <class V>
+struct NanSumOp : SumOp<V> {
+    using typename SumOp<V>::block_t;
+    using typename SumOp<V>::acc_t;
+    TENET_HD block_t block_step(block_t a, V v) const { return SumOp<V>::block_step(a, is_nan_value(v) ? V{} : v); }
+    TENET_HD acc_t step(acc_t a, V v, int64_t i) const { return SumOp<V>::step(a, is_nan_value(v) ? V{} : v, i); }
+};
+
+/// A sum in double and the number of values in it.
+struct SumCount {
+    double sum;
+    int64_t count;
+};
+
+/// nanmean: the mean of the values that are not NaN (NaN when there are none).
+template <class V>
+struct NanMeanOp {
+    using acc_t = SumCount;
+    using out_t = V;
+    static constexpr int lanes = 8;
+    TENET_HD acc_t init() const { return {0.0, 0}; }
+    TENET_HD acc_t combine(acc_t a, acc_t b) const { return {a.sum + b.sum, a.count + b.count}; }
+    TENET_HD acc_t step(acc_t a, V v, int64_t) const {
+        const bool skip = is_nan_value(v);
+        return {a.sum + (skip ? 0.0 : convert<double>(v)), a.count + (skip ? 0 : 1)};
+    }
+    TENET_HD out_t project(acc_t a, int64_t) const {
+        return convert<V>(a.sum / static_cast<double>(a.count));  // 0 / 0: NaN
+    }
+};
+
+/// The float result of floating reductions of integer and bool inputs (logsumexp).
+template <class V>
+using floating_result_t = std::conditional_t<FloatingElement<V>, V, float>;
+
+/// The running maximum m of the values seen and the sum s of exp(value - m).
+struct MaxScaledSum {
+    double max;
+    double sum;
+};
+
+/// logsumexp in one pass: the sum is rescaled whenever the maximum grows, so no exp overflows.
+/// Infinities as PyTorch: +inf anywhere gives +inf, all -inf (or none) gives -inf; NaN propagates.
+template <class V>
+struct LogSumExpOp {
+    using acc_t = MaxScaledSum;
+    using out_t = floating_result_t<V>;
+    static constexpr int lanes = 8;
+    TENET_HD acc_t init() const { return {-std::numeric_limits<double>::infinity(), 0.0}; }
+    TENET_HD acc_t combine(acc_t a, acc_t b) const {
+        if (b.sum == 0) return a;  // b saw nothing (or only -inf)
+        if (a.sum == 0) return b;
+        if (a.max == b.max) return {a.max, a.sum + b.sum};  // equal infinities too
+        if (a.max > b.max) return {a.max, a.sum + b.sum * std::exp(b.max - a.max)};
+        return {b.max, b.sum + a.sum * std::exp(a.max - b.max)};  // NaN lands here and stays
+    }
+    TENET_HD acc_t step(acc_t a, V v, int64_t) const {
+        const double x = convert<double>(v);
+        if (x == -std::numeric_limits<double>::infinity()) return a;
+        return combine(a, acc_t{x, 1.0});
+    }
+    TENET_HD out_t project(acc_t a, int64_t) const { return convert<out_t>(a.max + std::log(a.sum)); }
+};
+
+/// Welford's running count, mean and sum of squared deviations, in double.
+struct Moments {
+    double count;
+    double mean;
+    double m2;
+};
+
+/// var (Sqrt: std) in one pass with Welford's update and Chan's merge of partial moments, so a
+/// float32 variance of 2^24 values keeps float64's accuracy. The divisor is
+/// max(0, n - correction), as PyTorch's: one value with correction 1 gives NaN.
+template <class V, bool Sqrt>
+struct MomentsOp {
+    using acc_t = Moments;
+    using out_t = V;
+    static constexpr int lanes = 8;
+    double correction = 1;
+    TENET_HD acc_t init() const { return {0.0, 0.0, 0.0}; }
+    TENET_HD acc_t combine(acc_t a, acc_t b) const {
+        if (b.count == 0) return a;
+        if (a.count == 0) return b;
+        const double n = a.count + b.count, d = b.mean - a.mean;
+        return {n, a.mean + d * (b.count / n), a.m2 + b.m2 + d * d * (a.count * b.count / n)};
+    }
+    TENET_HD acc_t step(acc_t a, V v, int64_t) const {
+        const double x = convert<double>(v), n = a.count + 1, d = x - a.mean;
+        const double mean = a.mean + d / n;
+        return {n, mean, a.m2 + d * (x - mean)};
+    }
+    TENET_HD double variance(const acc_t& a) const {
+        const double divisor = a.count - correction;
+        return a.m2 / (divisor > 0 ? divisor : 0.0);
+    }
+    TENET_HD out_t project(acc_t a, int64_t) const {
+        const double var = variance(a);
+        return convert<V>(Sqrt ? std::sqrt(var) : var);
+    }
+    /// The mean beside the moment (var_mean, std_mean): NaN over no values, as mean().
+    TENET_HD out_t project_mean(acc_t a) const {
+        return convert<V>(a.count == 0 ? std::numeric_limits<double>::quiet_NaN() : a.mean);
+    }
+};
+template <class V>
+using VarOp = MomentsOp<V, false>;
+template <class V>
+using StdOp = MomentsOp<V, true>;
 
 enum class NormKind { L2, L1, Inf, NegInf, Zero, P };
 

@@ -1,0 +1,137 @@
+#pragma once
+// The scans along a dim: cumsum and cumprod, as torch.cumsum and torch.cumprod.
+//
+// Integer and bool inputs give int64 (wrapping around as PyTorch's), floating inputs keep their
+// type and accumulate in double; R names another result type (PyTorch's dtype
+// argument: the input is converted to it first). The
+// backward: cumsum's is the reversed cumsum of the gradient; cumprod's is PyTorch's formula,
+// exact where the input has zeros (the first zero of a row gets the product of the others).
+
+#include "tenet/config.hpp"
+#include <cstdint>
+#include <type_traits>
+
+#include "tenet/core/hooks.hpp"
+#include "tenet/core/tensor.hpp"
+#include "tenet/ops/reducers.hpp"
+#include "tenet/ops/softmax.hpp"
+
+namespace tenet::inline TENET_ABI {
+
+namespace detail {
+
+enum class ScanKind { Sum, Prod };
+
+/// The accumulator of a scan: double for floating results, int64 (wrapping) otherwise.
+template <class R>
+using scan_acc_t = std::conditional_t<FloatingElement<R>, double, int64_t>;
+
+/// y[k] = x[0] (+ or *) ... x[k] along the middle dim of s; `reverse`: from the end instead.
+template <class R, class T>
+void scan_rows(const T* x, R* y, DimSplit s, ScanKind kind, bool reverse) {
+    using A = scan_acc_t<R>;
+    const int64_t inner = s.inner;
+    std::vector<A> acc(static_cast<size_t>(inner));
+    for (int64_t o = 0; o < s.outer; ++o) {
+        const T* xo = x + o * s.n * inner;
+        R* yo = y + o * s.n * inner;
+        std::fill(acc.begin(), acc.end(), kind == ScanKind::Sum ? A(0) : A(1));
+        for (int64_t step = 0; step < s.n; ++step) {
+            const int64_t k = reverse ? s.n - 1 - step : step;
+            for (int64_t i = 0; i < inner; ++i) {
+                const A v = convert<A>(xo[k * inner + i]);
+                A& a = acc[static_cast<size_t>(i)];
+                if constexpr (FloatingElement<R>) a = kind == ScanKind::Sum ? a + v : a * v;
+                else a = kind == ScanKind::Sum ? wrap_add(a, v) : wrap_mul(a, v);
+                yo[k * inner + i] = convert<R>(a);
+            }
+        }
+    }
+}
+
+/// cumprod's input gradient along the middle dim of s, for input x, result y and gradient g.
+template <class T>
+void cumprod_backward_rows(const T* x, const T* y, const T* g, T* dx, DimSplit s) {
+    const int64_t inner = s.inner, n = s.n;
+    auto at = [&](int64_t o, int64_t k, int64_t i) { return (o * n + k) * inner + i; };
+    for (int64_t o = 0; o < s.outer; ++o)
+        for (int64_t i = 0; i < inner; ++i) {
+            int64_t zero = n;  // the first zero of the row
+            for (int64_t k = 0; k < n; ++k)
+                if (x[at(o, k, i)] == T(0)) {
+                    zero = k;
+                    break;
+                }
+            // Before it: sum_{j >= k} g_j y_j / x_k (the terms from the zero on are 0).
+            double tail = 0;
+            for (int64_t k = n; k-- > 0;) {
+                tail += convert<double>(g[at(o, k, i)]) * convert<double>(y[at(o, k, i)]);
+                if (k < zero) dx[at(o, k, i)] = convert<T>(tail / convert<double>(x[at(o, k, i)]));
+            }
+            if (zero == n) continue;
+            // The zero itself: sum_{j >= zero} g_j * prod_{m <= j, m != zero} x_m; after it: 0.
+            double prefix = zero == 0 ? 1.0 : convert<double>(y[at(o, zero - 1, i)]);
+            double total = 0;
+            for (int64_t j = zero; j < n; ++j) {
+                if (j > zero) prefix *= convert<double>(x[at(o, j, i)]);
+                total += convert<double>(g[at(o, j, i)]) * prefix;
+            }
+            dx[at(o, zero, i)] = convert<T>(total);
+            for (int64_t k = zero + 1; k < n; ++k) dx[at(o, k, i)] = T(0);
+        }
+}
+
+template <class R, class T>
+Tensor<R> scan_impl(const Tensor<T>& input, int64_t dim, ScanKind kind, const char* op) {
+    const int64_t d = wrap_dim(dim, input.dim(), op);
+    check_host_access(input, op);
+    const Tensor<T> x = input.contiguous();
+    Tensor<R> y(make_contiguous_impl(x.sizes(), dtype_of<R>, x.device()));
+    const DimSplit s = split_at_dim(x.sizes(), input.dim() == 0 ? 0 : d);
+    if (x.numel() > 0) scan_rows(x.data_ptr(), y.data_ptr(), s, kind, false);
+    if constexpr (FloatingElement<R> && std::is_same_v<R, T>) {
+        if (kind == ScanKind::Sum) {
+            record_function("CumsumBackward0", y, {}, [s](const TensorBase& grad) {
+                const Tensor<R> g = Tensor<R>(grad.impl_ptr()).contiguous();
+                Tensor<R> dx(make_contiguous_impl(g.sizes(), dtype_of<R>, g.device()));
+                if (dx.numel() > 0) scan_rows(g.data_ptr(), dx.data_ptr(), s, ScanKind::Sum, true);
+                return std::array<TensorBase, 1>{dx};
+            }, input);
+        } else {
+            const Tensor<R> saved_x = x.detach(), saved_y = y.detach();
+            record_function("CumprodBackward0", y, {saved_x, saved_y}, [saved_x, saved_y, s](const TensorBase& grad) {
+                const Tensor<R> g = Tensor<R>(grad.impl_ptr()).contiguous();
+                Tensor<R> dx(make_contiguous_impl(g.sizes(), dtype_of<R>, g.device()));
+                if (dx.numel() > 0)
+                    cumprod_backward_rows(saved_x.data_ptr(), saved_y.data_ptr(), g.data_ptr(), dx.data_ptr(), s);
+                return std::array<TensorBase, 1>{dx};
+            }, input);
+        }
+    }
+    return y;
+}
+
+/// cumsum's and cumprod's result type: R when named, else int64 for integers and bool.
+template <class R, class V>
+using scan_result_t = std::conditional_t<std::is_void_v<R>, sum_result_t<V>, R>;
+
+}  // namespace detail
+
+/// torch.cumsum(x, dim): running sums along dim (host tensors). R: the result type.
+template <class R = void, expr::TensorOperand X>
+auto cumsum(const X& x, int64_t dim) {
+    using V = typename expr::node_t<X>::value_type;
+    using In = std::conditional_t<std::is_void_v<R>, V, R>;  // PyTorch casts the input to dtype first
+    return detail::scan_impl<detail::scan_result_t<R, V>>(detail::as_tensor_of<In>(x), dim, detail::ScanKind::Sum,
+                                                          "cumsum");
+}
+/// torch.cumprod(x, dim): running products along dim (host tensors). R: the result type.
+template <class R = void, expr::TensorOperand X>
+auto cumprod(const X& x, int64_t dim) {
+    using V = typename expr::node_t<X>::value_type;
+    using In = std::conditional_t<std::is_void_v<R>, V, R>;  // PyTorch casts the input to dtype first
+    return detail::scan_impl<detail::scan_result_t<R, V>>(detail::as_tensor_of<In>(x), dim, detail::ScanKind::Prod,
+                                                          "cumprod");
+}
+
+}  // namespace tenet

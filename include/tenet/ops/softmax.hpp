@@ -1,0 +1,191 @@
+#pragma once
+// softmax, log_softmax and softmin along a dim, as torch.softmax & co.
+//
+// On the host each is one kernel over the input seen as [outer, n, inner] (n: the dim): per row,
+// the maximum, then the sum of exp(x - max) (softmax keeps those exps and scales them), in the
+// CPU's widest vectors (float32's exp is simd_exp). The backward is one pass of the same shape:
+// softmax dx = y * (g - sum(g * y)), log_softmax dx = g - exp(y) * sum(g), as PyTorch's
+// SoftmaxBackward0 and LogSoftmaxBackward0. Tensors on a device take the same formulas as
+// expressions (amax, exp, sum), evaluated there.
+
+#include "tenet/config.hpp"
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "tenet/backend/host/simd_dispatch.hpp"
+#include "tenet/core/hooks.hpp"
+#include "tenet/core/tensor.hpp"
+#include "tenet/expr/math.hpp"
+#include "tenet/expr/operators.hpp"
+#include "tenet/expr/simd_exp.hpp"
+#include "tenet/ops/reduce.hpp"
+
+namespace tenet::inline TENET_ABI {
+
+namespace detail {
+
+/// A contiguous tensor seen as [outer, n, inner] around one of its dims.
+struct DimSplit {
+    int64_t outer = 1, n = 1, inner = 1;
+};
+inline DimSplit split_at_dim(const IntArray& sizes, int64_t dim) {
+    DimSplit s;
+    for (int64_t d = 0; d < static_cast<int64_t>(sizes.size()); ++d) {
+        if (d < dim) s.outer *= sizes[d];
+        else if (d == dim) s.n = sizes[d];
+        else s.inner *= sizes[d];
+    }
+    return s;
+}
+
+/// The type softmax computes in: float for float32 and the 16-bit floats, double for double.
+template <class T>
+using softmax_compute_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+template <class C>
+TENET_ALWAYS_INLINE inline C exp_of(C v) {
+    if constexpr (std::is_same_v<C, float>) return simd_exp(v);
+    else return std::exp(v);
+}
+
+enum class SoftmaxKind { Softmax, LogSoftmax };
+
+/// y = softmax or log_softmax of `sign * x` along the middle dim of s (x and y contiguous).
+template <class T>
+void softmax_forward(const T* x, T* y, DimSplit s, SoftmaxKind kind, bool negate) {
+    using C = softmax_compute_t<T>;
+    const C sign = negate ? C(-1) : C(1);
+    const bool log = kind == SoftmaxKind::LogSoftmax;
+    run_vectorised([&] {
+        std::vector<C> max(static_cast<size_t>(s.inner)), sum(static_cast<size_t>(s.inner));
+        for (int64_t o = 0; o < s.outer; ++o) {
+            const T* xo = x + o * s.n * s.inner;
+            T* yo = y + o * s.n * s.inner;
+            C* m = max.data();
+            C* z = sum.data();
+            const int64_t inner = s.inner;
+            for (int64_t i = 0; i < inner; ++i) m[i] = -std::numeric_limits<C>::infinity(), z[i] = 0;
+            for (int64_t k = 0; k < s.n; ++k)
+                for (int64_t i = 0; i < inner; ++i) {
+                    const C v = sign * static_cast<C>(xo[k * inner + i]);
+                    m[i] = (v > m[i] || v != v) ? v : m[i];  // NaN propagates
+                }
+            for (int64_t k = 0; k < s.n; ++k) {
+                if (log) {
+                    for (int64_t i = 0; i < inner; ++i) z[i] += exp_of(sign * static_cast<C>(xo[k * inner + i]) - m[i]);
+                } else {
+                    for (int64_t i = 0; i < inner; ++i) {
+                        const C e = exp_of(sign * static_cast<C>(xo[k * inner + i]) - m[i]);
+                        z[i] += e;
+                        yo[k * inner + i] = static_cast<T>(e);
+                    }
+                }
+            }
+            if (log) {
+                for (int64_t i = 0; i < inner; ++i) z[i] = m[i] + std::log(z[i]);
+                for (int64_t k = 0; k < s.n; ++k)
+                    for (int64_t i = 0; i < inner; ++i) yo[k * inner + i] = static_cast<T>(sign * static_cast<C>(xo[k * inner + i]) - z[i]);
+            } else {
+                for (int64_t i = 0; i < inner; ++i) z[i] = C(1) / z[i];
+                for (int64_t k = 0; k < s.n; ++k)
+                    for (int64_t i = 0; i < inner; ++i) yo[k * inner + i] = static_cast<T>(static_cast<C>(yo[k * inner + i]) * z[i]);
+            }
+        }
+    });
+}
+
+/// dx from the result y and its gradient g (all contiguous): softmax dx = y * (g - sum(g * y)),
+/// log_softmax dx = g - exp(y) * sum(g); softmin (negate) flips the sign.
+template <class T>
+void softmax_backward(const T* y, const T* g, T* dx, DimSplit s, SoftmaxKind kind, bool negate) {
+    using C = softmax_compute_t<T>;
+    const C sign = negate ? C(-1) : C(1);
+    const bool log = kind == SoftmaxKind::LogSoftmax;
+    run_vectorised([&] {
+        std::vector<C> dot(static_cast<size_t>(s.inner));
+        for (int64_t o = 0; o < s.outer; ++o) {
+            const int64_t base = o * s.n * s.inner, inner = s.inner;
+            C* d = dot.data();
+            for (int64_t i = 0; i < inner; ++i) d[i] = 0;
+            for (int64_t k = 0; k < s.n; ++k)
+                for (int64_t i = 0; i < inner; ++i) {
+                    const int64_t j = base + k * inner + i;
+                    d[i] += log ? static_cast<C>(g[j]) : static_cast<C>(g[j]) * static_cast<C>(y[j]);
+                }
+            for (int64_t k = 0; k < s.n; ++k)
+                for (int64_t i = 0; i < inner; ++i) {
+                    const int64_t j = base + k * inner + i;
+                    const C gy = static_cast<C>(g[j]), yy = static_cast<C>(y[j]);
+                    dx[j] = static_cast<T>(sign * (log ? gy - std::exp(yy) * d[i] : yy * (gy - d[i])));
+                }
+        }
+    });
+}
+
+
+template <class T>
+Tensor<T> softmax_impl(const Tensor<T>& input, int64_t dim, SoftmaxKind kind, bool negate, const char* op) {
+    static_assert(FloatingElement<T>, "softmax, log_softmax, softmin: the input must be a floating tensor (as in "
+                                      "PyTorch); convert it first, or name a floating result type");
+    const int64_t d = wrap_dim(dim, input.dim(), op);
+    if (!input.device().is_cpu()) {
+        // The same formulas as expressions, evaluated on the input's device.
+        const Tensor<T> x = negate ? Tensor<T>(-input) : input;
+        const Tensor<T> shifted = x - amax(x, d, true);
+        if (kind == SoftmaxKind::LogSoftmax) return Tensor<T>(shifted - tenet::log(sum(tenet::exp(shifted), d, true)));
+        const Tensor<T> e = tenet::exp(shifted);
+        return Tensor<T>(e / sum(e, d, true));
+    }
+    const Tensor<T> x = input.contiguous();
+    Tensor<T> y(make_contiguous_impl(x.sizes(), dtype_of<T>, x.device()));
+    const DimSplit s = split_at_dim(x.sizes(), input.dim() == 0 ? 0 : d);
+    if (x.numel() > 0) softmax_forward(x.data_ptr(), y.data_ptr(), s, kind, negate);
+    const Tensor<T> saved = y.detach();
+    record_function(
+        kind == SoftmaxKind::LogSoftmax ? "LogSoftmaxBackward0" : "SoftmaxBackward0", y, {saved},
+        [saved, s, kind, negate](const TensorBase& grad) {
+            const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
+            Tensor<T> dx(make_contiguous_impl(saved.sizes(), dtype_of<T>, saved.device()));
+            if (dx.numel() > 0) softmax_backward(saved.data_ptr(), g.data_ptr(), dx.data_ptr(), s, kind, negate);
+            return std::array<TensorBase, 1>{dx};
+        },
+        input);
+    return y;
+}
+
+/// The input as a tensor of R (an expression evaluated, a tensor converted when R differs).
+template <class R, class X>
+Tensor<R> as_tensor_of(const X& x) {
+    using V = typename expr::node_t<X>::value_type;
+    if constexpr (std::is_same_v<V, R> && !TensorExpression<X>) return x;
+    else return Tensor<R>(cast<R>(x));
+}
+
+}  // namespace detail
+
+/// torch.softmax(x, dim): exp(x) / sum(exp(x)) along dim, computed stably. R: the result type
+/// (PyTorch's dtype argument; the input is converted to it first); floating inputs only.
+template <class R = void, expr::TensorOperand X>
+auto softmax(const X& x, int64_t dim) {
+    using T = std::conditional_t<std::is_void_v<R>, typename expr::node_t<X>::value_type, R>;
+    return detail::softmax_impl(detail::as_tensor_of<T>(x), dim, detail::SoftmaxKind::Softmax, false, "softmax");
+}
+/// torch.log_softmax(x, dim): x - logsumexp(x, dim), in one pass per row.
+template <class R = void, expr::TensorOperand X>
+auto log_softmax(const X& x, int64_t dim) {
+    using T = std::conditional_t<std::is_void_v<R>, typename expr::node_t<X>::value_type, R>;
+    return detail::softmax_impl(detail::as_tensor_of<T>(x), dim, detail::SoftmaxKind::LogSoftmax, false,
+                                "log_softmax");
+}
+/// torch.nn.functional.softmin(x, dim): softmax(-x, dim).
+template <class R = void, expr::TensorOperand X>
+auto softmin(const X& x, int64_t dim) {
+    using T = std::conditional_t<std::is_void_v<R>, typename expr::node_t<X>::value_type, R>;
+    return detail::softmax_impl(detail::as_tensor_of<T>(x), dim, detail::SoftmaxKind::Softmax, true, "softmin");
+}
+
+}  // namespace tenet

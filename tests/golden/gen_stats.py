@@ -1,0 +1,233 @@
+#!/usr/bin/python3
+"""Writes tests/ops/stats_cases.txt: PyTorch's statistics, scans, softmax and losses as data.
+
+The cases are data that tests/ops/test_stats_golden.cpp reads at run time (one compiled call per
+op and dtype, however many cases), not generated C++. Inputs are drawn here with a fixed seed
+and written exactly (floats as hex). Each line is one of
+
+    input NAME TENSOR
+    case OP ARGS | RESULT [| RESULT]
+    throws OP ARGS | ERROR
+    grad OP ARGS | WEIGHTS | GRADIENT | GRAD_FN
+
+where TENSOR is `dtype ndim size... numel value...`, ARGS are `key=value` words (x=NAME names
+an input; dims are comma lists, `none` for none), and a grad line is the gradient of
+sum(OP(x) * WEIGHTS) with respect to x, with the grad_fn name of OP's result.
+
+Run with Debian's python3-torch: /usr/bin/python3 tests/golden/gen_stats.py
+"""
+import math
+import pathlib
+
+import torch
+import torch.nn.functional as F
+
+HERE = pathlib.Path(__file__).resolve().parent
+OUT = HERE.parent / "ops" / "stats_cases.txt"
+
+NAME = {torch.float32: "float32", torch.float64: "float64", torch.int64: "int64", torch.bool: "bool"}
+ERRORS = {RuntimeError: "runtime_error", IndexError: "index_error", ValueError: "value_error"}
+
+gen = torch.Generator().manual_seed(2811)
+
+
+def value_text(v, dtype):
+    if dtype == torch.bool:
+        return "1" if v else "0"
+    if dtype.is_floating_point:
+        v = float(v)
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return v.hex()
+    return str(int(v))
+
+
+def tensor_text(t):
+    t = t.detach()
+    head = [NAME[t.dtype], str(t.dim())] + [str(s) for s in t.shape] + [str(t.numel())]
+    return " ".join(head + [value_text(v, t.dtype) for v in t.flatten().tolist()])
+
+
+def make(dtype, shape, special=False, low=-6, high=7):
+    n = math.prod(shape)
+    if dtype.is_floating_point:
+        t = (torch.randn(n, generator=gen, dtype=torch.float64) * 2).to(dtype)
+        if n >= 4:
+            t[1] = t[3]  # a tie
+        if special and n >= 7:
+            t[2] = float("nan")
+            t[5] = float("inf")
+            t[6] = -float("inf")
+    elif dtype == torch.bool:
+        t = torch.randint(0, 2, (n,), generator=gen).bool()
+    else:
+        t = torch.randint(low, high, (n,), generator=gen).to(dtype)
+    return t.reshape(shape)
+
+
+INPUTS = {
+    "f0d": make(torch.float32, ()),
+    "f1": make(torch.float32, (7,)),
+    "f2": make(torch.float32, (3, 4)),
+    "f3": make(torch.float32, (2, 3, 4)),
+    "fnan": make(torch.float32, (3, 4), special=True),
+    "fe": make(torch.float32, (0, 3)),
+    "d3": make(torch.float64, (2, 3, 5)),
+    "dbig": (torch.randn(200, generator=gen, dtype=torch.float64) + 1e4),  # variance of a large mean
+    "l2": make(torch.int64, (3, 4)),
+    "b2": make(torch.bool, (3, 4)),
+    # losses: logits [N, C], targets, weights
+    "logits": make(torch.float64, (5, 4)),
+    "logits32": make(torch.float32, (5, 4)),
+    "logits3": make(torch.float64, (2, 4, 3)),  # [N, C, d1]
+    "cls": torch.tensor([3, 0, 1, 3, 2]),
+    "cls_ignore": torch.tensor([3, -100, 1, 3, 2]),
+    "cls_bad": torch.tensor([3, 0, 4, 3, 2]),
+    "cls3": torch.tensor([[0, 3, 1], [2, 2, 0]]),
+    "cw": torch.tensor([0.5, 1.0, 2.0, 1.5], dtype=torch.float64),
+    "probs": torch.softmax(make(torch.float64, (5, 4)), 1),
+    "pred": make(torch.float64, (3, 4)),
+    "target": make(torch.float64, (3, 4)),
+    "unit": torch.rand(3, 4, generator=gen, dtype=torch.float64) * 0.9 + 0.05,
+    "unit_target": torch.rand(3, 4, generator=gen, dtype=torch.float64),
+}
+FLOATS = ["f0d", "f1", "f2", "f3", "fnan", "fe", "d3"]
+
+lines = []
+
+
+def args_text(kw):
+    out = []
+    for k, v in kw.items():
+        if v is None:
+            v = "none"
+        elif isinstance(v, bool):
+            v = "1" if v else "0"
+        elif isinstance(v, (list, tuple)):
+            v = ",".join(str(d) for d in v) if v else "empty"
+        out.append(f"{k}={v}")
+    return " ".join(out)
+
+
+def tensor_args(kw):
+    return {k: (INPUTS[v] if k in ("x", "target", "weight") else v) for k, v in kw.items()}
+
+
+def record(op, fn, kw, grad=True):
+    """One case: fn(**tensors) under PyTorch, its result(s) or its exception; and its gradient."""
+    text = f"{op} {args_text(kw)}"
+    try:
+        r = fn(**tensor_args(kw))
+    except (RuntimeError, IndexError, ValueError) as e:
+        lines.append(f"throws {text} | {ERRORS[type(e)]}")
+        return
+    rs = r if isinstance(r, tuple) else (r,)
+    lines.append(f"case {text} | " + " | ".join(tensor_text(t) for t in rs))
+    x = INPUTS[kw["x"]]
+    if not grad or not x.dtype.is_floating_point or x.numel() == 0:
+        return
+    xg = x.detach().clone().requires_grad_()
+    targs = tensor_args(kw)
+    targs["x"] = xg
+    out = fn(**targs)
+    out = out[0] if isinstance(out, tuple) else out
+    w = torch.linspace(-1.5, 2.0, out.numel(), dtype=out.dtype).reshape(out.shape)
+    (out * w).sum().backward()
+    lines.append(f"grad {text} | {tensor_text(w)} | {tensor_text(xg.grad)} | {type(out.grad_fn).__name__}")
+
+
+def dim_variants(nd):
+    v = [None]
+    for d in range(-nd, nd):
+        v.append(d)
+    if nd >= 2:
+        v.append([0, nd - 1])
+    return v
+
+
+# ---- The reductions table's new rows ---------------------------------------------------------
+for name in FLOATS + ["l2", "b2", "dbig"]:
+    t = INPUTS[name]
+    fl = t.dtype.is_floating_point
+    for d in dim_variants(t.dim()) if name != "dbig" else [None, 0]:
+        for keepdim in ([False, True] if d is not None else [False]):
+            dk = {} if d is None else {"dim": d if isinstance(d, list) else [d], "keepdim": keepdim}
+            record("nansum", lambda x, dim=None, keepdim=False: torch.nansum(x) if dim is None else
+                   torch.nansum(x, dim, keepdim), {"x": name, **dk})
+            record("nanmean", lambda x, dim=None, keepdim=False: torch.nanmean(x) if dim is None else
+                   torch.nanmean(x, dim, keepdim), {"x": name, **dk}, grad=name != "fnan")
+            if d is not None:
+                record("logsumexp", lambda x, dim, keepdim: torch.logsumexp(x, dim, keepdim), {"x": name, **dk},
+                       grad=name != "fnan")
+            for correction in [1, 0, 2]:
+                for op, f in (("var", torch.var), ("std", torch.std), ("var_mean", torch.var_mean),
+                              ("std_mean", torch.std_mean)):
+                    if (d is None or not fl) and correction != 1:
+                        continue
+                    if not fl and d is not None and d != 0:
+                        continue  # one refusal per form is enough
+                    # PyTorch 1.13's VarBackward0 fails on a 0-d input's gradient: no grad line there.
+                    g = t.dim() > 0 and not op.endswith("_mean") and name != "dbig"
+                    record(op, lambda x, dim=None, keepdim=False, correction=1, f=f:
+                           f(x, dim=dim, correction=correction, keepdim=keepdim),
+                           {"x": name, **dk, "correction": correction}, grad=g)
+
+# ---- softmax, log_softmax, softmin -------------------------------------------------------------
+for name in ["f1", "f2", "f3", "fnan", "d3", "fe"]:
+    t = INPUTS[name]
+    for d in range(-t.dim(), t.dim()):
+        for op, f in (("softmax", torch.softmax), ("log_softmax", torch.log_softmax),
+                      ("softmin", F.softmin)):
+            record(op, lambda x, dim, f=f: f(x, dim), {"x": name, "dim": d}, grad=name != "fnan")
+record("softmax", lambda x, dim: torch.softmax(x, dim), {"x": "f0d", "dim": 0})
+record("softmax", lambda x, dim: torch.softmax(x, dim), {"x": "f2", "dim": 2})
+
+# ---- cumsum, cumprod ---------------------------------------------------------------------------
+for name in ["f1", "f2", "f3", "fnan", "d3", "fe", "l2", "b2", "f0d"]:
+    t = INPUTS[name]
+    for d in range(-max(t.dim(), 1), max(t.dim(), 1)):
+        record("cumsum", lambda x, dim: torch.cumsum(x, dim), {"x": name, "dim": d}, grad=name != "fnan")
+        record("cumprod", lambda x, dim: torch.cumprod(x, dim), {"x": name, "dim": d}, grad=name != "fnan")
+zeros = torch.tensor([[2.0, 0.0, 3.0, 0.0, 5.0], [1.5, 0.0, 2.0, 4.0, 1.0]], dtype=torch.float64)
+INPUTS["zeros"] = zeros
+record("cumprod", lambda x, dim: torch.cumprod(x, dim), {"x": "zeros", "dim": 1})
+record("cumsum", lambda x, dim: torch.cumsum(x, dim), {"x": "f2", "dim": 2})
+
+# ---- losses ------------------------------------------------------------------------------------
+for red in ["mean", "sum", "none"]:
+    record("mse_loss", lambda x, target, reduction: F.mse_loss(x, target, reduction=reduction),
+           {"x": "pred", "target": "target", "reduction": red})
+    record("l1_loss", lambda x, target, reduction: F.l1_loss(x, target, reduction=reduction),
+           {"x": "pred", "target": "target", "reduction": red})
+    for x, tgt in (("logits", "cls"), ("logits32", "cls"), ("logits3", "cls3"), ("logits", "cls_ignore")):
+        for weight in [None, "cw"]:
+            kw = {"x": x, "target": tgt, "reduction": red}
+            if weight and INPUTS[x].dtype == torch.float64:
+                kw["weight"] = weight
+            record("nll_loss", lambda x, target, reduction, weight=None:
+                   F.nll_loss(torch.log_softmax(x, 1), target, weight=weight, reduction=reduction), kw)
+            for ls in [0.0, 0.2]:
+                record("cross_entropy", lambda x, target, reduction, weight=None, label_smoothing=0.0:
+                       F.cross_entropy(x, target, weight=weight, reduction=reduction, label_smoothing=label_smoothing),
+                       {**kw, "label_smoothing": ls})
+    record("cross_entropy", lambda x, target, reduction, label_smoothing=0.0:
+           F.cross_entropy(x, target, reduction=reduction, label_smoothing=label_smoothing),
+           {"x": "logits", "target": "probs", "reduction": red, "label_smoothing": 0.1})
+    record("binary_cross_entropy", lambda x, target, reduction: F.binary_cross_entropy(x, target, reduction=reduction),
+           {"x": "unit", "target": "unit_target", "reduction": red})
+    record("binary_cross_entropy_with_logits",
+           lambda x, target, reduction: F.binary_cross_entropy_with_logits(x, target, reduction=reduction),
+           {"x": "pred", "target": "unit_target", "reduction": red})
+record("cross_entropy", lambda x, target, reduction: F.cross_entropy(x, target, reduction=reduction),
+       {"x": "logits", "target": "cls_bad", "reduction": "mean"})
+record("nll_loss", lambda x, target, reduction: F.nll_loss(x, target, reduction=reduction),
+       {"x": "logits", "target": "cls_bad", "reduction": "mean"})
+
+header = [f"# Generated by tests/golden/gen_stats.py from PyTorch {torch.__version__}; do not edit.",
+          f"# {sum(1 for l in lines if not l.startswith('grad'))} cases, "
+          f"{sum(1 for l in lines if l.startswith('grad'))} gradients."]
+inputs = [f"input {name} {tensor_text(t)}" for name, t in INPUTS.items()]
+OUT.write_text("\n".join(header + inputs + lines) + "\n")
+print(f"wrote {OUT} ({len(lines)} lines)")

@@ -1,0 +1,323 @@
+// PyTorch's statistics, scans, softmax and losses, read as data at run time from stats_cases.txt
+// (tests/golden/gen_stats.py writes it; the format is described there). Each op is compiled once
+// per dtype here, however many cases the file holds.
+//
+// Comparison: dtype and sizes exactly; integers and bools exactly; floats NaN-for-NaN,
+// infinities exactly, otherwise within rtol * max(1, |expected|): rtol 2e-5 for float32 values
+// (PyTorch accumulates float32 in float, tenet in double), 1e-4 for float32 gradients, 1e-10 for
+// float64. grad_fn names are compared for the ops whose node PyTorch names the same way (the
+// composed ones, such as mse_loss, end in the name of their last operation).
+#include <catch2/catch.hpp>
+#include <tenet/tenet.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace tenet;
+namespace F = tenet::nn::functional;
+
+namespace {
+
+struct Golden {
+    std::string dtype;
+    IntArray sizes;
+    std::vector<double> values;
+};
+
+Golden parse_tensor(std::istringstream& in) {
+    Golden g;
+    int64_t nd = 0, numel = 0;
+    in >> g.dtype >> nd;
+    g.sizes.resize(static_cast<size_t>(nd));
+    for (auto& s : g.sizes) in >> s;
+    in >> numel;
+    g.values.resize(static_cast<size_t>(numel));
+    for (auto& v : g.values) {
+        std::string word;
+        in >> word;
+        v = std::strtod(word.c_str(), nullptr);  // hex floats, nan, inf
+    }
+    REQUIRE(in);
+    return g;
+}
+
+struct Case {
+    std::string line, kind, op;
+    std::map<std::string, std::string> args;
+    std::vector<std::string> parts;  // after the first '|'
+
+    bool has(const std::string& k) const { return args.count(k) > 0; }
+    const std::string& arg(const std::string& k) const {
+        const auto it = args.find(k);
+        REQUIRE(it != args.end());
+        return it->second;
+    }
+    std::optional<IntArray> dims() const {
+        if (!has("dim") || arg("dim") == "none") return std::nullopt;
+        IntArray d;
+        if (arg("dim") == "empty") return d;
+        std::istringstream in(arg("dim"));
+        for (std::string w; std::getline(in, w, ',');) d.push_back(std::stoll(w));
+        return d;
+    }
+    int64_t dim() const { return std::stoll(arg("dim")); }
+    bool flag(const std::string& k) const { return has(k) && arg(k) == "1"; }
+    int64_t integer(const std::string& k, int64_t otherwise) const { return has(k) ? std::stoll(arg(k)) : otherwise; }
+    double number(const std::string& k, double otherwise) const { return has(k) ? std::stod(arg(k)) : otherwise; }
+};
+
+struct Cases {
+    std::map<std::string, Golden> inputs;
+    std::vector<Case> cases;
+};
+
+const Cases& cases() {
+    static const Cases all = [] {
+        Cases c;
+        const auto path = std::filesystem::path(__FILE__).parent_path() / "stats_cases.txt";
+        std::ifstream file(path);
+        INFO(path);
+        REQUIRE(file);
+        for (std::string line; std::getline(file, line);) {
+            if (line.empty() || line[0] == '#') continue;
+            std::istringstream in(line);
+            std::string kind;
+            in >> kind;
+            if (kind == "input") {
+                std::string name;
+                in >> name;
+                c.inputs[name] = parse_tensor(in);
+                continue;
+            }
+            Case k;
+            k.line = line;
+            k.kind = kind;
+            in >> k.op;
+            for (std::string w; in >> w && w != "|";) {
+                const auto eq = w.find('=');
+                k.args[w.substr(0, eq)] = w.substr(eq + 1);
+            }
+            std::string rest;
+            std::getline(in, rest);
+            std::istringstream parts(rest);
+            for (std::string part; std::getline(parts, part, '|');) k.parts.push_back(part);
+            c.cases.push_back(std::move(k));
+        }
+        return c;
+    }();
+    return all;
+}
+
+template <class T>
+Tensor<T> make(const Golden& g) {
+    Tensor<T> t = empty<T>(g.sizes);
+    T* p = t.data_ptr();
+    for (double v : g.values) *p++ = convert<T>(v);
+    return t;
+}
+
+template <class R>
+void compare(const Golden& expected, const Tensor<R>& actual, bool gradient) {
+    CHECK(std::string(actual.dtype().name()) == expected.dtype);
+    CHECK(actual.sizes() == expected.sizes);
+    const auto got = actual.contiguous().to_vector();
+    REQUIRE(got.size() == expected.values.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+        const double a = static_cast<double>(got[i]), e = expected.values[i];
+        INFO("element " << i << ": tenet " << a << ", PyTorch " << e);
+        if constexpr (FloatingElement<R>) {
+            const double rtol = sizeof(R) == 8 ? 1e-10 : (gradient ? 1e-4 : 2e-5);
+            if (std::isnan(e)) CHECK(std::isnan(a));
+            else if (std::isinf(e)) CHECK(a == e);
+            else CHECK(std::abs(a - e) <= rtol * std::max(1.0, std::abs(e)));
+        } else {
+            CHECK(a == e);
+        }
+    }
+}
+
+/// Calls f.template operator()<T>() with T the element type PyTorch's dtype name stands for.
+template <class F>
+void with_dtype(const std::string& dtype, F&& f) {
+    if (dtype == "float32") f.template operator()<float>();
+    else if (dtype == "float64") f.template operator()<double>();
+    else if (dtype == "int64") f.template operator()<int64_t>();
+    else if (dtype == "bool") f.template operator()<bool>();
+    else FAIL("unknown dtype " << dtype);
+}
+
+/// Runs the case's op on x and hands its result(s) to k.
+template <class T, class K>
+void call_op(const Case& c, const Tensor<T>& x, K&& k) {
+    const std::string& op = c.op;
+    const auto dims = c.dims();
+    const bool keepdim = c.flag("keepdim");
+    const int64_t correction = c.integer("correction", 1);
+    if (op == "nansum") return dims ? k(nansum(x, *dims, keepdim)) : k(nansum(x));
+    if (op == "nanmean") return dims ? k(nanmean(x, *dims, keepdim)) : k(x.nanmean());
+    if (op == "logsumexp") return k(logsumexp(x, *dims, keepdim));
+    if (op == "var") return dims ? k(var(x, *dims, correction, keepdim)) : k(var(x, std::nullopt, correction));
+    if (op == "std") return dims ? k(x.std(*dims, correction, keepdim)) : k(x.std());
+    if (op == "var_mean") {
+        auto [v, m] = dims ? var_mean(x, *dims, correction, keepdim) : var_mean(x, std::nullopt, correction);
+        return k(v, m);
+    }
+    if (op == "std_mean") {
+        auto [s, m] = dims ? std_mean(x, *dims, correction, keepdim) : std_mean(x);
+        return k(s, m);
+    }
+    if (op == "cumsum") return k(cumsum(x, c.dim()));
+    if (op == "cumprod") return k(cumprod(x, c.dim()));
+    if constexpr (FloatingElement<T>) {
+        if (op == "softmax") return k(softmax(x, c.dim()));
+        if (op == "log_softmax") return k(log_softmax(x, c.dim()));
+        if (op == "softmin") return k(softmin(x, c.dim()));
+        const std::string reduction = c.has("reduction") ? c.arg("reduction") : "mean";
+        auto input = [&](const std::string& key) { return make<T>(cases().inputs.at(c.arg(key))); };
+        const Tensor<T> weight = c.has("weight") ? input("weight") : Tensor<T>();
+        if (op == "mse_loss") return k(F::mse_loss(x, input("target"), reduction));
+        if (op == "l1_loss") return k(F::l1_loss(x, input("target"), reduction));
+        if (op == "binary_cross_entropy") return k(F::binary_cross_entropy(x, input("target"), {}, reduction));
+        if (op == "binary_cross_entropy_with_logits")
+            return k(F::binary_cross_entropy_with_logits(x, input("target"), {}, reduction));
+        const Golden& target = cases().inputs.at(c.arg("target"));
+        const double smoothing = c.number("label_smoothing", 0.0);
+        if (target.dtype == "int64") {
+            const Tensor<int64_t> classes = make<int64_t>(target);
+            if (op == "nll_loss") return k(F::nll_loss(log_softmax(x, 1), classes, weight, -100, reduction));
+            if (op == "cross_entropy") return k(F::cross_entropy(x, classes, weight, -100, reduction, smoothing));
+        } else if (op == "cross_entropy") {
+            return k(F::cross_entropy(x, make<T>(target), weight, -100, reduction, smoothing));
+        }
+    }
+    FAIL("no tenet call for " << c.line);
+}
+
+/// The ops whose grad_fn PyTorch names as tenet does.
+const std::set<std::string> kNamedNodes = {"nansum",  "logsumexp", "var",         "std",     "softmax", "log_softmax",
+                                           "softmin", "cumsum",    "cumprod",     "nll_loss"};
+
+void run_case(const Case& c) {
+    INFO(c.line.substr(0, 300));
+    const Golden& xg = cases().inputs.at(c.arg("x"));
+    with_dtype(xg.dtype, [&]<class T>() {
+        if (c.kind == "throws") {
+            const std::string& error = c.parts.at(0);
+            auto call = [&] { call_op(c, make<T>(xg), [](const auto&...) {}); };
+            if (error.find("index_error") != std::string::npos) CHECK_THROWS_AS(call(), index_error);
+            else if (error.find("value_error") != std::string::npos) CHECK_THROWS_AS(call(), value_error);
+            else CHECK_THROWS_AS(call(), tenet::error);
+            return;
+        }
+        if (c.kind == "case") {
+            call_op(c, make<T>(xg), [&](const auto&... results) {
+                REQUIRE(sizeof...(results) == c.parts.size());
+                size_t i = 0;
+                (([&] {
+                     std::istringstream in(c.parts[i++]);
+                     compare(parse_tensor(in), results, false);
+                 }()),
+                 ...);
+            });
+            return;
+        }
+        if constexpr (FloatingElement<T>) {
+            REQUIRE(c.kind == "grad");
+            REQUIRE(c.parts.size() == 3);
+            std::istringstream w_in(c.parts[0]), g_in(c.parts[1]), name_in(c.parts[2]);
+            const Golden weights = parse_tensor(w_in), expected = parse_tensor(g_in);
+            std::string name;
+            name_in >> name;
+            Tensor<T> x = make<T>(xg).requires_grad_();
+            call_op(c, x, [&](const auto& result, const auto&...) {
+                using R = typename std::remove_cvref_t<decltype(result)>::value_type;
+                if constexpr (std::is_same_v<R, T>) {
+                    if (kNamedNodes.count(c.op) && name != "ViewBackward0") {  // PyTorch's reshape last
+                        REQUIRE(result.grad_fn());
+                        CHECK(result.grad_fn()->name() == name);
+                    }
+                    Tensor<T> loss = (result * make<T>(weights)).sum();
+                    loss.backward();
+                    REQUIRE(x.grad().defined());
+                    compare(expected, x.grad(), true);
+                } else {
+                    FAIL("a gradient case whose result type differs from its input's");
+                }
+            });
+        }
+    });
+}
+
+void run_ops(const std::set<std::string>& ops) {
+    size_t ran = 0;
+    for (const Case& c : cases().cases)
+        if (ops.count(c.op)) {
+            run_case(c);
+            ++ran;
+        }
+    CHECK(ran > 0);
+}
+
+}  // namespace
+
+TEST_CASE("golden statistics: nansum, nanmean, logsumexp", "[stats][golden]") {
+    run_ops({"nansum", "nanmean", "logsumexp"});
+}
+
+TEST_CASE("golden statistics: var, std, var_mean, std_mean", "[stats][golden]") {
+    run_ops({"var", "std", "var_mean", "std_mean"});
+}
+
+TEST_CASE("golden softmax, log_softmax, softmin", "[stats][golden]") { run_ops({"softmax", "log_softmax", "softmin"}); }
+
+TEST_CASE("golden scans: cumsum, cumprod", "[stats][golden]") { run_ops({"cumsum", "cumprod"}); }
+
+TEST_CASE("golden losses", "[stats][golden][nn]") {
+    run_ops({"mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "nll_loss",
+             "cross_entropy"});
+}
+
+TEST_CASE("a float32 variance of 2^24 values keeps float64's accuracy", "[stats]") {
+    // Values 1e4 + (i mod 7) / 7: a large mean and a small spread, where a naive float sum of
+    // squares loses every digit. Exact: the spread's variance over whole periods.
+    const int64_t n = int64_t{1} << 24;
+    Tensor<float> x = empty<float>({n});
+    std::vector<double> exact(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) x.data_ptr()[i] = 1e4f + static_cast<float>(i % 7) / 7.0f;
+    double mean = 0, m2 = 0;
+    for (int64_t i = 0; i < n; ++i) mean += static_cast<double>(x.data_ptr()[i]);
+    mean /= static_cast<double>(n);
+    for (int64_t i = 0; i < n; ++i) m2 += (static_cast<double>(x.data_ptr()[i]) - mean) * (static_cast<double>(x.data_ptr()[i]) - mean);
+    const double expected = m2 / static_cast<double>(n - 1);
+    const double got = var(x).item();
+    CHECK(std::abs(got - expected) <= 1e-6 * expected);
+}
+
+TEST_CASE("statistics and losses refuse bad arguments by name", "[stats][errors]") {
+    auto x = tensor({{1.0, 2.0}, {3.0, 4.0}});
+    CHECK_THROWS_AS(x.var(2), index_error);
+    CHECK_THROWS_AS(logsumexp(x, {0, 0}), value_error);
+    CHECK_THROWS_AS(softmax(x, -3), index_error);
+    CHECK_THROWS_AS(F::mse_loss(x, tensor({1.0f}), "mean"), value_error);
+    CHECK_THROWS_AS(F::mse_loss(x, x, "average"), value_error);
+    CHECK_THROWS_WITH(F::nll_loss(x, tensor({0L, 2L})), Catch::Contains("Target 2 is out of bounds"));
+    CHECK_THROWS_AS(F::nll_loss(x, tensor({0L})), value_error);
+    CHECK_THROWS_AS(F::cross_entropy(x, tensor({0L, 1L}), {}, -100, "mean", 1.5), value_error);
+    CHECK_THROWS_AS(nanmean(tensor({1L, 2L})), dtype_error);
+}
+
+TEST_CASE("softmax's saved result refuses an in-place change before backward", "[stats][autograd]") {
+    auto x = tensor({1.0, 2.0, 3.0}).requires_grad_();
+    Tensor<float> y = softmax(x, 0);
+    Tensor<float> loss = (y * y).sum();
+    y.detach().mul_(2.0f);  // the saved result, changed under the node
+    CHECK_THROWS_WITH(loss.backward(), Catch::Contains("modified by an inplace operation"));
+}
