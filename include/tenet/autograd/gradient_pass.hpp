@@ -57,7 +57,7 @@ TensorBase device_sum_to(const TensorBase& full, const IntArray& shape) {
     return visit_floating(full.dtype(), "backward", [&](auto tag) -> TensorBase {
         using T = typename decltype(tag)::type;
         const IntArray dims = sum_to_dims(full.sizes(), shape);
-        return Tensor<T>(detail::sum_impl(Tensor<T>(full.impl_ptr()), dims, true)).view(shape);
+        return Tensor<T>(detail::reduce_row<detail::ReduceKind::sum>(Tensor<T>(full.impl_ptr()), dims, true)).view(shape);
     });
 }
 inline const bool device_sum_to_registered = (device_sum_to_slot() = &device_sum_to<>, true);

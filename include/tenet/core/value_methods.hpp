@@ -7,7 +7,8 @@
 // Declared here, defined beside the free functions they call:
 //   element-wise math   expr/math.hpp (the argument-free ops: the table expr/unary_ops.def)
 //   binary arithmetic   expr/binary_ops.hpp
-//   reductions          ops/reduce.hpp
+//   reductions          ops/reduce.hpp (the table ops/reductions.def)
+//   softmax, scans      ops/softmax.hpp, ops/scan.hpp
 // In-place forms (t.sin_(), t.add_(x)) write into a tensor, so they are Tensor's own.
 
 #include "tenet/config.hpp"
@@ -92,6 +93,11 @@ public:
     auto min(int64_t dim, bool keepdim = false) const;
     auto argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
     auto argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+    /// softmax, log_softmax (ops/softmax.hpp) and the scans cumsum, cumprod (ops/scan.hpp) along dim.
+    auto softmax(int64_t dim) const;
+    auto log_softmax(int64_t dim) const;
+    auto cumsum(int64_t dim) const;
+    auto cumprod(int64_t dim) const;
     /// torch.norm: p = 2 (default), 1, 0, +-inf or any p.
     auto norm(double p = 2) const;
     auto norm(double p, int64_t dim, bool keepdim = false) const;

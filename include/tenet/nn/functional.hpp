@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 
 #include "tenet/core/hooks.hpp"
 #include "tenet/core/tensor.hpp"
@@ -25,6 +26,10 @@ namespace tenet::inline TENET_ABI::nn::functional {
 
 namespace detail {
 using namespace tenet::detail;
+
+/// Tensor<T>, in a parameter that does not take part in deducing T: an expression converts.
+template <class T>
+using Same = std::type_identity_t<Tensor<T>>;
 
 enum class Reduction { Mean, Sum, None };
 
@@ -129,14 +134,14 @@ Tensor<T> nll_loss_impl(const Tensor<T>& input, const Tensor<int64_t>& target, c
 
 /// F.mse_loss(input, target, reduction): the mean (or sum, or none) of (input - target)^2.
 template <class T>
-Tensor<T> mse_loss(const Tensor<T>& input, const Tensor<T>& target, std::string_view reduction = "mean") {
+Tensor<T> mse_loss(const Tensor<T>& input, const detail::Same<T>& target, std::string_view reduction = "mean") {
     detail::check_same_shape(input, target, "mse_loss");
     return detail::reduce_loss<T>(square(input - target), detail::parse_reduction(reduction, "mse_loss"));
 }
 
 /// F.l1_loss(input, target, reduction): |input - target|, reduced.
 template <class T>
-Tensor<T> l1_loss(const Tensor<T>& input, const Tensor<T>& target, std::string_view reduction = "mean") {
+Tensor<T> l1_loss(const Tensor<T>& input, const detail::Same<T>& target, std::string_view reduction = "mean") {
     detail::check_same_shape(input, target, "l1_loss");
     return detail::reduce_loss<T>(abs(input - target), detail::parse_reduction(reduction, "l1_loss"));
 }
@@ -144,7 +149,7 @@ Tensor<T> l1_loss(const Tensor<T>& input, const Tensor<T>& target, std::string_v
 /// F.binary_cross_entropy(input, target, weight, reduction): input holds probabilities; its
 /// logarithms are clamped at -100, as PyTorch's.
 template <class T>
-Tensor<T> binary_cross_entropy(const Tensor<T>& input, const Tensor<T>& target, const Tensor<T>& weight = {},
+Tensor<T> binary_cross_entropy(const Tensor<T>& input, const detail::Same<T>& target, const detail::Same<T>& weight = {},
                                std::string_view reduction = "mean") {
     detail::check_same_shape(input, target, "binary_cross_entropy");
     const auto r = detail::parse_reduction(reduction, "binary_cross_entropy");
@@ -156,9 +161,9 @@ Tensor<T> binary_cross_entropy(const Tensor<T>& input, const Tensor<T>& target, 
 /// F.binary_cross_entropy_with_logits(input, target, weight, reduction, pos_weight): sigmoid and
 /// binary cross entropy in one stable formula.
 template <class T>
-Tensor<T> binary_cross_entropy_with_logits(const Tensor<T>& input, const Tensor<T>& target,
-                                           const Tensor<T>& weight = {}, std::string_view reduction = "mean",
-                                           const Tensor<T>& pos_weight = {}) {
+Tensor<T> binary_cross_entropy_with_logits(const Tensor<T>& input, const detail::Same<T>& target,
+                                           const detail::Same<T>& weight = {}, std::string_view reduction = "mean",
+                                           const detail::Same<T>& pos_weight = {}) {
     detail::check_same_shape(input, target, "binary_cross_entropy_with_logits");
     const auto r = detail::parse_reduction(reduction, "binary_cross_entropy_with_logits");
     // log(1 + exp(-x)) = max(-x, 0) + log1p(exp(-|x|)): no overflow for any x.
@@ -176,7 +181,7 @@ Tensor<T> binary_cross_entropy_with_logits(const Tensor<T>& input, const Tensor<
 /// by the total weight of the targets that are not ignore_index. An index outside [0, C) raises
 /// index_error.
 template <class T>
-Tensor<T> nll_loss(const Tensor<T>& input, const Tensor<int64_t>& target, const Tensor<T>& weight = {},
+Tensor<T> nll_loss(const Tensor<T>& input, const Tensor<int64_t>& target, const detail::Same<T>& weight = {},
                    int64_t ignore_index = -100, std::string_view reduction = "mean") {
     return detail::nll_loss_impl(input, target, weight, ignore_index, detail::parse_reduction(reduction, "nll_loss"));
 }
@@ -185,7 +190,7 @@ Tensor<T> nll_loss(const Tensor<T>& input, const Tensor<int64_t>& target, const 
 /// indices: log_softmax over dim 1 (dim 0 for an unbatched [C] input), then nll_loss; label
 /// smoothing mixes in the mean of -log p over the classes, as PyTorch.
 template <class T>
-Tensor<T> cross_entropy(const Tensor<T>& input, const Tensor<int64_t>& target, const Tensor<T>& weight = {},
+Tensor<T> cross_entropy(const Tensor<T>& input, const Tensor<int64_t>& target, const detail::Same<T>& weight = {},
                         int64_t ignore_index = -100, std::string_view reduction = "mean",
                         double label_smoothing = 0.0) {
     const auto r = detail::parse_reduction(reduction, "cross_entropy");
@@ -225,7 +230,7 @@ Tensor<T> cross_entropy(const Tensor<T>& input, const Tensor<int64_t>& target, c
 /// log_softmax(input)) over the classes, smoothed as PyTorch; mean divides by the number of
 /// samples (every element but the class dim).
 template <class T>
-Tensor<T> cross_entropy(const Tensor<T>& input, const Tensor<T>& target, const Tensor<T>& weight = {},
+Tensor<T> cross_entropy(const Tensor<T>& input, const detail::Same<T>& target, const detail::Same<T>& weight = {},
                         int64_t ignore_index = -100, std::string_view reduction = "mean",
                         double label_smoothing = 0.0) {
     (void)ignore_index;  // PyTorch ignores it for probability targets too

@@ -134,4 +134,14 @@ auto cumprod(const X& x, int64_t dim) {
                                                           "cumprod");
 }
 
+// Methods of Tensor and of expressions (declared in core/value_methods.hpp).
+template <class D>
+auto ValueMethods<D>::cumsum(int64_t dim) const {
+    return tenet::cumsum(self(), dim);
+}
+template <class D>
+auto ValueMethods<D>::cumprod(int64_t dim) const {
+    return tenet::cumprod(self(), dim);
+}
+
 }  // namespace tenet

@@ -6,7 +6,7 @@
 // CPU's widest vectors (float32's exp is simd_exp). The backward is one pass of the same shape:
 // softmax dx = y * (g - sum(g * y)), log_softmax dx = g - exp(y) * sum(g), as PyTorch's
 // SoftmaxBackward0 and LogSoftmaxBackward0. Tensors on a device take the same formulas as
-// expressions (amax, exp, sum), evaluated there.
+// expressions (amax, exp, sum), evaluated there, with the same node.
 
 #include "tenet/config.hpp"
 #include <algorithm>
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "tenet/backend/host/simd_dispatch.hpp"
+#include "tenet/core/grad_mode.hpp"
 #include "tenet/core/hooks.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/math.hpp"
@@ -127,28 +128,48 @@ void softmax_backward(const T* y, const T* g, T* dx, DimSplit s, SoftmaxKind kin
 }
 
 
+/// The backward on a device: the same formulas as expressions, evaluated there.
+template <class T>
+Tensor<T> softmax_backward_on_device(const Tensor<T>& y, const Tensor<T>& g, int64_t dim, SoftmaxKind kind,
+                                     bool negate) {
+    const Tensor<T> dx = kind == SoftmaxKind::LogSoftmax ? Tensor<T>(g - tenet::exp(y) * sum(g, dim, true))
+                                                         : Tensor<T>(y * (g - sum(g * y, dim, true)));
+    return negate ? Tensor<T>(-dx) : dx;
+}
+
 template <class T>
 Tensor<T> softmax_impl(const Tensor<T>& input, int64_t dim, SoftmaxKind kind, bool negate, const char* op) {
     static_assert(FloatingElement<T>, "softmax, log_softmax, softmin: the input must be a floating tensor (as in "
                                       "PyTorch); convert it first, or name a floating result type");
-    const int64_t d = wrap_dim(dim, input.dim(), op);
-    if (!input.device().is_cpu()) {
-        // The same formulas as expressions, evaluated on the input's device.
-        const Tensor<T> x = negate ? Tensor<T>(-input) : input;
-        const Tensor<T> shifted = x - amax(x, d, true);
-        if (kind == SoftmaxKind::LogSoftmax) return Tensor<T>(shifted - tenet::log(sum(tenet::exp(shifted), d, true)));
-        const Tensor<T> e = tenet::exp(shifted);
-        return Tensor<T>(e / sum(e, d, true));
+    const int64_t d = input.dim() == 0 ? 0 : wrap_dim(dim, input.dim(), op);
+    if (input.dim() == 0) wrap_dim(dim, 1, op);  // a 0-d input takes dim 0 or -1, as PyTorch
+    const bool host = input.device().is_cpu();
+    const DimSplit s = split_at_dim(input.sizes(), d);
+    Tensor<T> y(make_contiguous_impl(input.sizes(), dtype_of<T>, input.device()));
+    if (input.numel() > 0) {
+        if (host) {
+            const Tensor<T> x = input.contiguous();
+            softmax_forward(x.data_ptr(), y.data_ptr(), s, kind, negate);
+        } else {
+            // The same formulas as expressions, evaluated on the input's device (not recorded:
+            // the node below is the op's one backward).
+            NoGradGuard no_grad;
+            const Tensor<T> x = negate ? Tensor<T>(-input) : input;
+            const Tensor<T> shifted = x - amax(x, d, true);
+            if (kind == SoftmaxKind::LogSoftmax) {
+                y = Tensor<T>(shifted - tenet::log(sum(tenet::exp(shifted), d, true)));
+            } else {
+                const Tensor<T> e = tenet::exp(shifted);
+                y = Tensor<T>(e / sum(e, d, true));
+            }
+        }
     }
-    const Tensor<T> x = input.contiguous();
-    Tensor<T> y(make_contiguous_impl(x.sizes(), dtype_of<T>, x.device()));
-    const DimSplit s = split_at_dim(x.sizes(), input.dim() == 0 ? 0 : d);
-    if (x.numel() > 0) softmax_forward(x.data_ptr(), y.data_ptr(), s, kind, negate);
     const Tensor<T> saved = y.detach();
     record_function(
         kind == SoftmaxKind::LogSoftmax ? "LogSoftmaxBackward0" : "SoftmaxBackward0", y, {saved},
-        [saved, s, kind, negate](const TensorBase& grad) {
+        [saved, s, d, kind, negate, host](const TensorBase& grad) {
             const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
+            if (!host) return std::array<TensorBase, 1>{softmax_backward_on_device(saved, g, d, kind, negate)};
             Tensor<T> dx(make_contiguous_impl(saved.sizes(), dtype_of<T>, saved.device()));
             if (dx.numel() > 0) softmax_backward(saved.data_ptr(), g.data_ptr(), dx.data_ptr(), s, kind, negate);
             return std::array<TensorBase, 1>{dx};
@@ -186,6 +207,16 @@ template <class R = void, expr::TensorOperand X>
 auto softmin(const X& x, int64_t dim) {
     using T = std::conditional_t<std::is_void_v<R>, typename expr::node_t<X>::value_type, R>;
     return detail::softmax_impl(detail::as_tensor_of<T>(x), dim, detail::SoftmaxKind::Softmax, true, "softmin");
+}
+
+// Methods of Tensor and of expressions (declared in core/value_methods.hpp).
+template <class D>
+auto ValueMethods<D>::softmax(int64_t dim) const {
+    return tenet::softmax(self(), dim);
+}
+template <class D>
+auto ValueMethods<D>::log_softmax(int64_t dim) const {
+    return tenet::log_softmax(self(), dim);
 }
 
 }  // namespace tenet
