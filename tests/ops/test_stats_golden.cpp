@@ -294,7 +294,7 @@ TEST_CASE("golden losses", "[stats][golden][nn]") {
              "cross_entropy"});
 }
 
-#ifndef TENET_TEST_DEVICE
+#ifndef TENET_STATS_ON_DEVICE  // the host-only checks
 TEST_CASE("a float32 variance of 2^24 values keeps float64's accuracy", "[stats]") {
     // Values 1e4 + (i mod 7) / 7: a large mean and a small spread, where a naive float sum of
     // squares loses every digit. Exact: the spread's variance over whole periods.
@@ -331,4 +331,4 @@ TEST_CASE("softmax's saved result refuses an in-place change before backward", "
     y.detach().mul_(2.0f);  // the saved result, changed under the node
     CHECK_THROWS_WITH(loss.backward(), Catch::Contains("modified by an inplace operation"));
 }
-#endif  // TENET_TEST_DEVICE
+#endif  // TENET_STATS_ON_DEVICE
