@@ -12,6 +12,7 @@
 #include "tenet/ops/flip.hpp"
 #include "tenet/ops/softmax.hpp"
 #include "tenet/ops/scan.hpp"
+#include "tenet/ops/sort.hpp"
 #include "tenet/nn/functional.hpp"
 
 #include "tenet/linalg/matmul.hpp"

@@ -195,6 +195,54 @@ INPUTS["zeros"] = zeros
 record("cumprod", lambda x, dim: torch.cumprod(x, dim), {"x": "zeros", "dim": 1})
 record("cumsum", lambda x, dim: torch.cumsum(x, dim), {"x": "f2", "dim": 2})
 
+# ---- sorting and order statistics ------------------------------------------------------------
+def unique_values(dtype, shape, nan=False):
+    """Distinct values (no ties: PyTorch's topk, kthvalue and median pick among ties as their
+    selection algorithm happens to), optionally with NaNs."""
+    n = math.prod(shape)
+    t = (torch.randperm(n, generator=gen).to(torch.float64) - n / 2) * 0.75
+    if nan:
+        t[1] = float("nan")
+        t[n - 3] = float("nan")
+    return t.to(dtype).reshape(shape)
+
+
+INPUTS["u2"] = unique_values(torch.float32, (4, 6))
+INPUTS["ud3"] = unique_values(torch.float64, (3, 2, 5))
+INPUTS["unan"] = unique_values(torch.float32, (3, 5), nan=True)
+INPUTS["ul2"] = torch.randperm(12, generator=gen).reshape(3, 4) - 6
+for name in ["f1", "f2", "f3", "fnan", "d3", "fe", "l2", "b2", "f0d", "u2"]:
+    t = INPUTS[name]
+    for d in range(-max(t.dim(), 1), max(t.dim(), 1)):
+        for desc in [False, True]:
+            record("sort", lambda x, dim, descending: torch.sort(x, dim=dim, descending=descending, stable=True),
+                   {"x": name, "dim": d, "descending": desc}, grad=name != "fnan")
+            record("argsort", lambda x, dim, descending: torch.argsort(x, dim=dim, descending=descending, stable=True),
+                   {"x": name, "dim": d, "descending": desc}, grad=False)
+for name in ["f2", "fnan", "l2"]:
+    record("msort", lambda x: torch.msort(x), {"x": name}, grad=name != "fnan")
+for name in ["u2", "ud3", "ul2", "unan"]:
+    t = INPUTS[name]
+    for d in range(-t.dim(), t.dim()):
+        n = t.shape[d]
+        for k in [0, 1, 3, n, n + 1]:
+            for largest in [True, False]:
+                record("topk", lambda x, k, dim, largest: torch.topk(x, k, dim, largest),
+                       {"x": name, "k": k, "dim": d, "largest": largest}, grad=name != "unan")
+        for k in [0, 1, 2, n, n + 1]:
+            for keepdim in [False, True]:
+                record("kthvalue", lambda x, k, dim, keepdim: torch.kthvalue(x, k, dim, keepdim),
+                       {"x": name, "k": k, "dim": d, "keepdim": keepdim}, grad=name != "unan")
+        for keepdim in [False, True]:
+            record("median", lambda x, dim, keepdim: torch.median(x, dim, keepdim),
+                   {"x": name, "dim": d, "keepdim": keepdim}, grad=name != "unan")
+            record("nanmedian", lambda x, dim, keepdim: torch.nanmedian(x, dim, keepdim),
+                   {"x": name, "dim": d, "keepdim": keepdim}, grad=name != "unan")
+    record("median", lambda x: torch.median(x), {"x": name}, grad=name != "unan")
+    record("nanmedian", lambda x: torch.nanmedian(x), {"x": name}, grad=name != "unan")
+record("median", lambda x: torch.median(x), {"x": "fe"})
+record("median", lambda x, dim, keepdim: torch.median(x, dim, keepdim), {"x": "fe", "dim": 0, "keepdim": False})
+
 # ---- losses ------------------------------------------------------------------------------------
 for red in ["mean", "sum", "none"]:
     record("mse_loss", lambda x, target, reduction: F.mse_loss(x, target, reduction=reduction),

@@ -130,7 +130,8 @@ Tensor<T> make(const Golden& g) {
 }
 
 /// The ops that run on the host only for now (their kernels are host loops).
-const std::set<std::string> kHostOnly = {"cumsum", "cumprod", "nll_loss", "cross_entropy"};
+const std::set<std::string> kHostOnly = {"cumsum", "cumprod", "nll_loss", "cross_entropy", "sort",  "argsort",
+                                         "msort",  "topk",    "kthvalue", "median",        "nanmedian"};
 
 template <class R>
 void compare(const Golden& expected, const Tensor<R>& actual, bool gradient) {
@@ -183,6 +184,14 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
         auto [s, m] = dims ? std_mean(x, *dims, correction, keepdim) : std_mean(x);
         return k(s, m);
     }
+    const auto pair = [&](const auto& r) { return k(r.values, r.indices); };
+    if (op == "sort") return pair(sort(x, /*stable=*/true, c.dim(), c.flag("descending")));
+    if (op == "argsort") return k(argsort(x, c.dim(), c.flag("descending")));
+    if (op == "msort") return k(msort(x));
+    if (op == "topk") return pair(topk(x, c.integer("k", 1), c.dim(), c.flag("largest")));
+    if (op == "kthvalue") return pair(kthvalue(x, c.integer("k", 1), c.dim(), keepdim));
+    if (op == "median") return c.has("dim") ? pair(median(x, c.dim(), keepdim)) : k(median(x));
+    if (op == "nanmedian") return c.has("dim") ? pair(nanmedian(x, c.dim(), keepdim)) : k(nanmedian(x));
     if (op == "cumsum") return k(cumsum(x, c.dim()));
     if (op == "cumprod") return k(cumprod(x, c.dim()));
     if constexpr (FloatingElement<T>) {
@@ -211,8 +220,9 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
 }
 
 /// The ops whose grad_fn PyTorch names as tenet does.
-const std::set<std::string> kNamedNodes = {"nansum",  "logsumexp", "var",         "std",     "softmax", "log_softmax",
-                                           "softmin", "cumsum",    "cumprod",     "nll_loss"};
+const std::set<std::string> kNamedNodes = {"nansum",   "logsumexp", "var",  "std",   "softmax", "log_softmax",
+                                           "softmin",  "cumsum",    "cumprod", "nll_loss", "sort", "msort",
+                                           "topk",     "kthvalue",  "median", "nanmedian"};
 
 void run_case(const Case& c) {
     INFO(c.line.substr(0, 300));
@@ -288,6 +298,12 @@ TEST_CASE("golden statistics: var, std, var_mean, std_mean", "[stats][golden]") 
 TEST_CASE("golden softmax, log_softmax, softmin", "[stats][golden]") { run_ops({"softmax", "log_softmax", "softmin"}); }
 
 TEST_CASE("golden scans: cumsum, cumprod", "[stats][golden]") { run_ops({"cumsum", "cumprod"}); }
+
+TEST_CASE("golden sorting: sort, argsort, msort", "[stats][golden][sort]") { run_ops({"sort", "argsort", "msort"}); }
+
+TEST_CASE("golden order statistics: topk, kthvalue, median, nanmedian", "[stats][golden][sort]") {
+    run_ops({"topk", "kthvalue", "median", "nanmedian"});
+}
 
 TEST_CASE("golden losses", "[stats][golden][nn]") {
     run_ops({"mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "nll_loss",

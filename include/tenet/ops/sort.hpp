@@ -1,0 +1,376 @@
+#pragma once
+// Sorting and order statistics along a dim, as PyTorch's: sort, argsort, msort, topk, kthvalue,
+// median and nanmedian. Host tensors.
+//
+// Each row is sorted as packed keys: the element's order key (its bits mapped so that unsigned
+// order is PyTorch's order: NaN after +inf, -0 equal to +0; inverted for descending) in the high
+// half and its index in the low half. Ties then keep their original order (every sort is
+// stable, and sort's `stable` only documents it), and one sort of plain integers gives values
+// and indices. 32-bit keys pack into uint64, 64-bit ones into 128 bits. The integers are sorted
+// by Highway's vqsort when tenet is built with it (TENET_HAVE_VQSORT, CMake finds libhwy-dev),
+// else by std::sort. The value results send their gradient back through the returned indices.
+
+#include "tenet/config.hpp"
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <ostream>
+#include <queue>
+#include <type_traits>
+#include <vector>
+
+#if TENET_HAVE_VQSORT
+#include <hwy/contrib/sort/vqsort.h>
+#endif
+
+#include "tenet/core/hooks.hpp"
+#include "tenet/core/tensor.hpp"
+#include "tenet/ops/creation.hpp"
+#include "tenet/ops/softmax.hpp"
+
+namespace tenet::inline TENET_ABI {
+
+namespace return_types {
+/// The results of sort, topk, kthvalue, median(dim) and nanmedian(dim): values and their
+/// indices along the dim; they print as PyTorch's torch.return_types (with tenet's prefix).
+#define TENET_VALUES_INDICES(NAME)                                                                  \
+    template <class T>                                                                              \
+    struct NAME {                                                                                   \
+        Tensor<T> values;                                                                           \
+        Tensor<int64_t> indices;                                                                    \
+    };                                                                                              \
+    template <class T>                                                                              \
+    std::ostream& operator<<(std::ostream& os, const NAME<T>& r) {                                  \
+        return os << "tenet.return_types." #NAME "(\nvalues=" << r.values << ",\nindices=" << r.indices << ")"; \
+    }
+TENET_VALUES_INDICES(sort)
+TENET_VALUES_INDICES(topk)
+TENET_VALUES_INDICES(kthvalue)
+TENET_VALUES_INDICES(median)
+TENET_VALUES_INDICES(nanmedian)
+#undef TENET_VALUES_INDICES
+}  // namespace return_types
+
+namespace detail {
+
+// ---- Packed keys ------------------------------------------------------------------------------
+
+/// The unsigned order key of an element type: 32 bits for types up to 4 bytes, else 64.
+template <class T>
+using order_key_t = std::conditional_t<sizeof(T) <= 4, uint32_t, uint64_t>;
+
+/// v's key: unsigned order of keys is PyTorch's order of values (NaN greatest, -0 == +0).
+template <class T>
+order_key_t<T> order_key(T v) {
+    using K = order_key_t<T>;
+    if constexpr (FloatingElement<T>) {
+        using F = std::conditional_t<sizeof(T) <= 4, float, double>;
+        F f = convert<F>(v);
+        if (f != f) f = std::numeric_limits<F>::quiet_NaN();  // one NaN: above +inf
+        if (f == 0) f = 0;                                     // -0 sorts with +0
+        const K bits = std::bit_cast<K>(f);
+        constexpr K sign = K(1) << (sizeof(K) * 8 - 1);
+        return (bits & sign) ? ~bits : (bits | sign);
+    } else if constexpr (std::is_signed_v<T>) {
+        using S = std::make_signed_t<K>;
+        return static_cast<K>(static_cast<S>(v)) ^ (K(1) << (sizeof(K) * 8 - 1));
+    } else {
+        return static_cast<K>(v);
+    }
+}
+
+#if TENET_HAVE_VQSORT
+using Packed128 = hwy::uint128_t;  // {lo: index, hi: key}
+/// This thread's vqsort sorter (it owns a buffer, made once).
+inline const hwy::Sorter& vqsorter() {
+    thread_local const hwy::Sorter sorter;
+    return sorter;
+}
+#else
+struct alignas(16) Packed128 {
+    uint64_t lo;  // index
+    uint64_t hi;  // key
+};
+#endif
+inline bool packed_less(const Packed128& a, const Packed128& b) { return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo; }
+
+/// The packed (key, index) of an element type: uint64 for 32-bit keys, else 128 bits.
+template <class T>
+using packed_t = std::conditional_t<sizeof(T) <= 4, uint64_t, Packed128>;
+
+template <class T>
+packed_t<T> pack(T v, int64_t index, bool descending) {
+    const auto key = descending ? ~order_key(v) : order_key(v);
+    if constexpr (sizeof(T) <= 4) return (uint64_t{key} << 32) | static_cast<uint64_t>(index);
+    else return Packed128{static_cast<uint64_t>(index), key};
+}
+inline int64_t packed_index(uint64_t p) { return static_cast<int64_t>(p & 0xffffffffu); }
+inline int64_t packed_index(const Packed128& p) { return static_cast<int64_t>(p.lo); }
+inline uint64_t packed_key(uint64_t p) { return p >> 32; }
+inline uint64_t packed_key(const Packed128& p) { return p.hi; }
+
+inline void sort_packed(uint64_t* p, size_t n) {
+#if TENET_HAVE_VQSORT
+    if (n > 64) return vqsorter()(p, n, hwy::SortAscending());
+#endif
+    std::sort(p, p + n);
+}
+inline void sort_packed(Packed128* p, size_t n) {
+#if TENET_HAVE_VQSORT
+    if (n > 64) return vqsorter()(p, n, hwy::SortAscending());
+#endif
+    std::sort(p, p + n, packed_less);
+}
+inline bool packed_less(uint64_t a, uint64_t b) { return a < b; }
+
+// ---- Rows -------------------------------------------------------------------------------------
+
+/// Calls f(row, n, stride) for each row along the middle dim of s (row: its first element's
+/// offset in the contiguous tensor).
+template <class F>
+void for_each_row(const DimSplit& s, F&& f) {
+    for (int64_t o = 0; o < s.outer; ++o)
+        for (int64_t i = 0; i < s.inner; ++i) f(o * s.n * s.inner + i, s.n, s.inner);
+}
+
+/// The dim of an op on `input` (0 for a 0-d input, which takes dim 0 or -1 as PyTorch).
+inline int64_t sort_dim(const TensorBase& t, int64_t dim, const char* op) {
+    if (t.dim() == 0) return wrap_dim(dim, 1, op), 0;
+    return wrap_dim(dim, t.dim(), op);
+}
+
+/// The values' gradient sent back through the indices along dim: dx = zeros, dx[idx] = g.
+/// `indices`: in the input's rank (a dim that the result dropped kept as 1).
+template <class T>
+void record_through_indices(const char* name, const Tensor<T>& input, const Tensor<T>& values,
+                            const Tensor<int64_t>& indices, int64_t dim) {
+    const Tensor<int64_t> idx = indices.detach();
+    record_function(
+        name, values, {idx},
+        [idx, dim, sizes = input.sizes()](const TensorBase& grad) {
+            const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
+            Tensor<T> dx = zeros<T>(sizes);
+            const IntArray& isz = idx.sizes();
+            const DimSplit gs = split_at_dim(isz, isz.empty() ? 0 : dim);
+            const DimSplit xs = split_at_dim(sizes, sizes.empty() ? 0 : dim);
+            const Tensor<int64_t> ic = idx.contiguous();
+            for (int64_t o = 0; o < gs.outer; ++o)
+                for (int64_t k = 0; k < gs.n; ++k)
+                    for (int64_t i = 0; i < gs.inner; ++i) {
+                        const int64_t j = (o * gs.n + k) * gs.inner + i;
+                        const int64_t at = (o * xs.n + ic.data_ptr()[j]) * xs.inner + i;
+                        dx.data_ptr()[at] = convert<T>(convert<double>(dx.data_ptr()[at]) +
+                                                       convert<double>(g.data_ptr()[j]));
+                    }
+            return std::array<TensorBase, 1>{dx};
+        },
+        input);
+}
+
+template <class T>
+return_types::sort<T> sort_impl(const Tensor<T>& input, int64_t dim, bool descending,
+                                const char* backward = "SortBackward0") {
+    const char* op = "sort";
+    check_host_access(input, op);
+    const int64_t d = sort_dim(input, dim, op);
+    const Tensor<T> x = input.contiguous();
+    return_types::sort<T> r{empty<T>(x.sizes()), empty<int64_t>(x.sizes())};
+    const DimSplit s = split_at_dim(x.sizes(), d);
+    if (s.n >= (int64_t{1} << 32) && sizeof(T) <= 4)
+        fail<value_error>(op, ": a row of ", s.n, " elements is longer than tenet's sort handles (2^32)");
+    std::vector<packed_t<T>> keys(static_cast<size_t>(s.n));
+    const T* xp = x.data_ptr();
+    T* vp = r.values.data_ptr();
+    int64_t* ip = r.indices.data_ptr();
+    for_each_row(s, [&](int64_t row, int64_t n, int64_t stride) {
+        for (int64_t k = 0; k < n; ++k) keys[static_cast<size_t>(k)] = pack(xp[row + k * stride], k, descending);
+        sort_packed(keys.data(), static_cast<size_t>(n));
+        for (int64_t k = 0; k < n; ++k) {
+            const int64_t from = packed_index(keys[static_cast<size_t>(k)]);
+            ip[row + k * stride] = from;
+            vp[row + k * stride] = xp[row + from * stride];
+        }
+    });
+    record_through_indices(backward, input, r.values, r.indices, d);
+    return r;
+}
+
+template <class T>
+return_types::topk<T> topk_impl(const Tensor<T>& input, int64_t k, int64_t dim, bool largest) {
+    const char* op = "topk";
+    check_host_access(input, op);
+    const int64_t d = sort_dim(input, dim, op);
+    const int64_t n = input.dim() == 0 ? 1 : input.size(d);
+    if (k < 0 || k > n) fail<index_error>(op, ": k (", k, ") is out of range for a dim of size ", n);
+    const Tensor<T> x = input.contiguous();
+    IntArray out_sizes = x.sizes();
+    if (!out_sizes.empty()) out_sizes[static_cast<size_t>(d)] = k;
+    return_types::topk<T> r{empty<T>(out_sizes), empty<int64_t>(out_sizes)};
+    const DimSplit s = split_at_dim(x.sizes(), d);
+    const T* xp = x.data_ptr();
+    T* vp = r.values.data_ptr();
+    int64_t* ip = r.indices.data_ptr();
+    std::vector<packed_t<T>> best;
+    best.reserve(static_cast<size_t>(k) + 1);
+    auto less = [](const packed_t<T>& a, const packed_t<T>& b) { return packed_less(a, b); };
+    for_each_row(s, [&](int64_t row, int64_t len, int64_t stride) {
+        // The k smallest packed keys (largest: of the inverted keys), in a max-heap: most
+        // elements are rejected by one compare with its top.
+        best.clear();
+        for (int64_t j = 0; j < len; ++j) {
+            const packed_t<T> p = pack(xp[row + j * stride], j, largest);
+            if (static_cast<int64_t>(best.size()) < k) {
+                best.push_back(p);
+                std::push_heap(best.begin(), best.end(), less);
+            } else if (k > 0 && packed_less(p, best.front())) {
+                std::pop_heap(best.begin(), best.end(), less);
+                best.back() = p;
+                std::push_heap(best.begin(), best.end(), less);
+            }
+        }
+        std::sort_heap(best.begin(), best.end(), less);
+        const int64_t out_row = (row / (s.n * s.inner)) * k * s.inner + row % s.inner;
+        for (int64_t j = 0; j < k; ++j) {
+            const int64_t from = packed_index(best[static_cast<size_t>(j)]);
+            ip[out_row + j * stride] = from;
+            vp[out_row + j * stride] = xp[row + from * stride];
+        }
+    });
+    record_through_indices("TopkBackward0", input, r.values, r.indices, d);
+    return r;
+}
+
+/// The element of each row at sorted position pos(row's sorted keys, n) (kthvalue, median,
+/// nanmedian): values and indices with the dim removed (or kept as 1).
+template <class Result, class T, class Pick>
+Result select_impl(const Tensor<T>& input, int64_t dim, bool keepdim, const char* op, const char* backward,
+                   Pick&& pick) {
+    check_host_access(input, op);
+    const int64_t d = sort_dim(input, dim, op);
+    const Tensor<T> x = input.contiguous();
+    IntArray keep = x.sizes(), out = x.sizes();
+    if (!keep.empty()) {
+        keep[static_cast<size_t>(d)] = 1;
+        out.erase(static_cast<size_t>(d));
+    }
+    Result r{empty<T>(keepdim ? keep : out), empty<int64_t>(keepdim ? keep : out)};
+    const DimSplit s = split_at_dim(x.sizes(), d);
+    std::vector<packed_t<T>> keys(static_cast<size_t>(s.n));
+    const T* xp = x.data_ptr();
+    for_each_row(s, [&](int64_t row, int64_t n, int64_t stride) {
+        for (int64_t k = 0; k < n; ++k) keys[static_cast<size_t>(k)] = pack(xp[row + k * stride], k, false);
+        sort_packed(keys.data(), static_cast<size_t>(n));
+        const int64_t from = packed_index(keys[static_cast<size_t>(pick(keys, n))]);
+        const int64_t j = (row / (s.n * s.inner)) * s.inner + row % s.inner;
+        r.indices.data_ptr()[j] = from;
+        r.values.data_ptr()[j] = xp[row + from * stride];
+    });
+    record_through_indices(backward, input, r.values, r.indices.detach().view(keep), d);
+    return r;
+}
+
+/// The number of non-NaN keys at the front of a row's sorted ascending keys (NaN sorts last).
+template <class T, class P>
+int64_t count_numbers(const std::vector<P>& keys, int64_t n) {
+    if constexpr (!FloatingElement<T>) {
+        return n;
+    } else {
+        const uint64_t nan = order_key(convert<T>(std::numeric_limits<double>::quiet_NaN()));
+        int64_t m = n;
+        while (m > 0 && packed_key(keys[static_cast<size_t>(m - 1)]) == nan) --m;
+        return m;
+    }
+}
+
+}  // namespace detail
+
+/// torch.sort(x, dim = -1, descending = false): {values, indices}; stable (ties keep their order),
+/// NaN sorted as the largest value.
+template <class T>
+return_types::sort<T> sort(const Tensor<T>& x, int64_t dim = -1, bool descending = false) {
+    return detail::sort_impl(x, dim, descending);
+}
+/// torch.sort(x, stable, dim, descending): the same (every tenet sort is stable), recorded as
+/// PyTorch records this overload (SortBackward1).
+template <class T>
+return_types::sort<T> sort(const Tensor<T>& x, bool stable, int64_t dim, bool descending = false) {
+    (void)stable;
+    return detail::sort_impl(x, dim, descending, "SortBackward1");
+}
+/// torch.argsort(x, dim = -1, descending = false): sort's indices.
+template <class T>
+Tensor<int64_t> argsort(const Tensor<T>& x, int64_t dim = -1, bool descending = false) {
+    return detail::sort_impl(x, dim, descending).indices;
+}
+/// torch.msort(x): sort's values along dim 0.
+template <class T>
+Tensor<T> msort(const Tensor<T>& x) {
+    return detail::sort_impl(x, 0, false).values;
+}
+/// torch.topk(x, k, dim = -1, largest = true, sorted = true): the k largest (smallest) values
+/// along dim and their indices, in order; ties keep their original order. index_error for k
+/// outside [0, size].
+template <class T>
+return_types::topk<T> topk(const Tensor<T>& x, int64_t k, int64_t dim = -1, bool largest = true, bool sorted = true) {
+    (void)sorted;  // always sorted: the heap is sorted at the end for free
+    return detail::topk_impl(x, k, dim, largest);
+}
+/// torch.kthvalue(x, k, dim = -1, keepdim = false): the k-th smallest value (1-based) and its
+/// index; index_error for k outside [1, size].
+template <class T>
+return_types::kthvalue<T> kthvalue(const Tensor<T>& x, int64_t k, int64_t dim = -1, bool keepdim = false) {
+    const int64_t n = x.dim() == 0 ? 1 : x.size(detail::sort_dim(x, dim, "kthvalue"));
+    if (k < 1 || k > n) detail::fail<index_error>("kthvalue(): selected number k (", k, ") out of range for a dim of size ", n);
+    return detail::select_impl<return_types::kthvalue<T>>(x, dim, keepdim, "kthvalue", "KthvalueBackward0",
+                                                          [k](const auto&, int64_t) { return k - 1; });
+}
+/// torch.median(x, dim, keepdim): the lower median along dim and its index; NaN when the row
+/// has a NaN (the first NaN's index).
+template <class T>
+return_types::median<T> median(const Tensor<T>& x, int64_t dim, bool keepdim = false) {
+    if (x.dim() > 0 && x.size(detail::sort_dim(x, dim, "median")) == 0)
+        detail::fail<index_error>("median(): Expected reduction dim ", dim, " to have non-zero size.");
+    return detail::select_impl<return_types::median<T>>(x, dim, keepdim, "median", "MedianBackward1",
+        [](const auto& keys, int64_t n) {
+            const int64_t m = detail::count_numbers<T>(keys, n);
+            return m < n ? m : (n - 1) / 2;
+        });
+}
+/// torch.nanmedian(x, dim, keepdim): median of the values that are not NaN (NaN if none are).
+template <class T>
+return_types::nanmedian<T> nanmedian(const Tensor<T>& x, int64_t dim, bool keepdim = false) {
+    if (x.dim() > 0 && x.size(detail::sort_dim(x, dim, "nanmedian")) == 0)
+        detail::fail<index_error>("nanmedian(): Expected reduction dim ", dim, " to have non-zero size.");
+    return detail::select_impl<return_types::nanmedian<T>>(x, dim, keepdim, "nanmedian", "NanmedianBackward1",
+        [](const auto& keys, int64_t n) {
+            const int64_t m = detail::count_numbers<T>(keys, n);
+            return m == 0 ? 0 : (m - 1) / 2;
+        });
+}
+/// torch.median(x): the lower median of all elements (0-d; NaN if any is NaN).
+template <class T>
+Tensor<T> median(const Tensor<T>& x) {
+    if (x.numel() == 0) return full<T>({}, std::numeric_limits<double>::quiet_NaN());
+    return detail::select_impl<return_types::median<T>>(x.reshape({-1}), 0, false, "median", "MedianBackward0",
+        [](const auto& keys, int64_t n) {
+            const int64_t m = detail::count_numbers<T>(keys, n);
+            return m < n ? m : (n - 1) / 2;
+        }).values;
+}
+/// torch.nanmedian(x): the lower median of the elements that are not NaN.
+template <class T>
+Tensor<T> nanmedian(const Tensor<T>& x) {
+    if (x.numel() == 0) return full<T>({}, std::numeric_limits<double>::quiet_NaN());
+    return detail::select_impl<return_types::nanmedian<T>>(x.reshape({-1}), 0, false, "nanmedian", "NanmedianBackward0",
+        [](const auto& keys, int64_t n) {
+            const int64_t m = detail::count_numbers<T>(keys, n);
+            return m == 0 ? 0 : (m - 1) / 2;
+        }).values;
+}
+
+}  // namespace tenet
