@@ -22,32 +22,14 @@ import pathlib
 import torch
 import torch.nn.functional as F
 
+from golden_format import tensor_text
+
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE.parent / "ops" / "stats_cases.txt"
 
-NAME = {torch.float32: "float32", torch.float64: "float64", torch.int64: "int64", torch.bool: "bool"}
 ERRORS = {RuntimeError: "runtime_error", IndexError: "index_error", ValueError: "value_error"}
 
 gen = torch.Generator().manual_seed(2811)
-
-
-def value_text(v, dtype):
-    if dtype == torch.bool:
-        return "1" if v else "0"
-    if dtype.is_floating_point:
-        v = float(v)
-        if math.isnan(v):
-            return "nan"
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        return v.hex()
-    return str(int(v))
-
-
-def tensor_text(t):
-    t = t.detach()
-    head = [NAME[t.dtype], str(t.dim())] + [str(s) for s in t.shape] + [str(t.numel())]
-    return " ".join(head + [value_text(v, t.dtype) for v in t.flatten().tolist()])
 
 
 def make(dtype, shape, special=False, low=-6, high=7):

@@ -23,135 +23,34 @@
 #include <string>
 #include <vector>
 
-#include "../placement.hpp"
+#include "../golden_data.hpp"
 
 using namespace tenet;
 namespace F = tenet::nn::functional;
 
 namespace {
 
-struct Golden {
-    std::string dtype;
-    IntArray sizes;
-    std::vector<double> values;
-};
-
-Golden parse_tensor(std::istringstream& in) {
-    Golden g;
-    int64_t nd = 0, numel = 0;
-    in >> g.dtype >> nd;
-    g.sizes.resize(static_cast<size_t>(nd));
-    for (auto& s : g.sizes) in >> s;
-    in >> numel;
-    g.values.resize(static_cast<size_t>(numel));
-    for (auto& v : g.values) {
-        std::string word;
-        in >> word;
-        v = std::strtod(word.c_str(), nullptr);  // hex floats, nan, inf
-    }
-    REQUIRE(in);
-    return g;
-}
-
-struct Case {
-    std::string line, kind, op;
-    std::map<std::string, std::string> args;
-    std::vector<std::string> parts;  // after the first '|'
-
-    bool has(const std::string& k) const { return args.count(k) > 0; }
-    const std::string& arg(const std::string& k) const {
-        const auto it = args.find(k);
-        REQUIRE(it != args.end());
-        return it->second;
-    }
-    std::optional<IntArray> dims() const {
-        if (!has("dim") || arg("dim") == "none") return std::nullopt;
-        IntArray d;
-        if (arg("dim") == "empty") return d;
-        std::istringstream in(arg("dim"));
-        for (std::string w; std::getline(in, w, ',');) d.push_back(std::stoll(w));
-        return d;
-    }
-    int64_t dim() const { return std::stoll(arg("dim")); }
-    bool flag(const std::string& k) const { return has(k) && arg(k) == "1"; }
-    int64_t integer(const std::string& k, int64_t otherwise) const { return has(k) ? std::stoll(arg(k)) : otherwise; }
-    double number(const std::string& k, double otherwise) const { return has(k) ? std::stod(arg(k)) : otherwise; }
-};
-
-struct Cases {
-    std::map<std::string, Golden> inputs;
-    std::vector<Case> cases;
-};
-
-const Cases& cases() {
-    static const Cases all = [] {
-        Cases c;
-        const auto path = std::filesystem::path(__FILE__).parent_path() / "stats_cases.txt";
-        std::ifstream file(path);
-        INFO(path);
-        REQUIRE(file);
-        for (std::string line; std::getline(file, line);) {
-            if (line.empty() || line[0] == '#') continue;
-            std::istringstream in(line);
-            std::string kind;
-            in >> kind;
-            if (kind == "input") {
-                std::string name;
-                in >> name;
-                c.inputs[name] = parse_tensor(in);
-                continue;
-            }
-            Case k;
-            k.line = line;
-            k.kind = kind;
-            in >> k.op;
-            for (std::string w; in >> w && w != "|";) {
-                const auto eq = w.find('=');
-                k.args[w.substr(0, eq)] = w.substr(eq + 1);
-            }
-            std::string rest;
-            std::getline(in, rest);
-            std::istringstream parts(rest);
-            for (std::string part; std::getline(parts, part, '|');) k.parts.push_back(part);
-            c.cases.push_back(std::move(k));
-        }
-        return c;
-    }();
+const golden::GoldenFile& cases() {
+    static const golden::GoldenFile all =
+        golden::read_golden(std::filesystem::path(__FILE__).parent_path() / "stats_cases.txt");
     return all;
 }
 
-/// The tensor on the test device (placement.hpp).
-template <class T>
-Tensor<T> make(const Golden& g) {
-    Tensor<T> t = empty<T>(g.sizes);
-    T* p = t.data_ptr();
-    for (double v : g.values) *p++ = convert<T>(v);
-    return placement::place(t);
-}
+using golden::Case;
+using golden::Golden;
+using golden::make;
+using golden::parse_tensor;
 
 /// The ops that run on the host only for now (their kernels are host loops).
 const std::set<std::string> kHostOnly = {"cumsum", "cumprod", "nll_loss", "cross_entropy", "sort",  "argsort",
                                          "msort",  "topk",    "kthvalue", "median",        "nanmedian"};
 
+/// PyTorch's values within 2e-5 (float32 values: PyTorch accumulates float32 in float, tenet in
+/// double), 1e-4 (float32 gradients), 1e-10 (float64).
 template <class R>
 void compare(const Golden& expected, const Tensor<R>& actual, bool gradient) {
-    placement::check_device(actual);
-    CHECK(std::string(actual.dtype().name()) == expected.dtype);
-    CHECK(actual.sizes() == expected.sizes);
-    const auto got = actual.cpu().contiguous().to_vector();
-    REQUIRE(got.size() == expected.values.size());
-    for (size_t i = 0; i < got.size(); ++i) {
-        const double a = static_cast<double>(got[i]), e = expected.values[i];
-        INFO("element " << i << ": tenet " << a << ", PyTorch " << e);
-        if constexpr (FloatingElement<R>) {
-            const double rtol = sizeof(R) == 8 ? 1e-10 : (gradient ? 1e-4 : 2e-5);
-            if (std::isnan(e)) CHECK(std::isnan(a));
-            else if (std::isinf(e)) CHECK(a == e);
-            else CHECK(std::abs(a - e) <= rtol * std::max(1.0, std::abs(e)));
-        } else {
-            CHECK(a == e);
-        }
-    }
+    const double rtol = sizeof(R) == 8 ? 1e-10 : (gradient ? 1e-4 : 2e-5);
+    golden::compare(expected, actual, FloatingElement<R> ? rtol : 0.0);
 }
 
 /// Calls f.template operator()<T>() with T the element type PyTorch's dtype name stands for.

@@ -1,0 +1,26 @@
+"""The text format of the golden data files (tests/golden_data.hpp reads it): a tensor is
+`dtype ndim size... numel value...`, floats written exactly as hex, nan and inf as words."""
+import math
+
+import torch
+
+NAME = {torch.float32: "float32", torch.float64: "float64", torch.int64: "int64", torch.bool: "bool"}
+
+
+def value_text(v, dtype):
+    if dtype == torch.bool:
+        return "1" if v else "0"
+    if dtype.is_floating_point:
+        v = float(v)
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return v.hex()
+    return str(int(v))
+
+
+def tensor_text(t):
+    t = t.detach()
+    head = [NAME[t.dtype], str(t.dim())] + [str(s) for s in t.shape] + [str(t.numel())]
+    return " ".join(head + [value_text(v, t.dtype) for v in t.flatten().tolist()])

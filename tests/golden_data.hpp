@@ -1,0 +1,149 @@
+#pragma once
+// Golden cases as data: the text files that the generators in tests/golden/ write (the format is
+// described in tests/golden/gen_stats.py) and the checks that compare tenet's results with them.
+// A test reads its file at run time, so a file of any size compiles once.
+#include <catch2/catch.hpp>
+#include <tenet/tenet.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "placement.hpp"
+
+namespace golden {
+
+using namespace tenet;
+
+struct Golden {
+    std::string dtype;
+    IntArray sizes;
+    std::vector<double> values;
+};
+
+Golden parse_tensor(std::istringstream& in) {
+    Golden g;
+    int64_t nd = 0, numel = 0;
+    in >> g.dtype >> nd;
+    g.sizes.resize(static_cast<size_t>(nd));
+    for (auto& s : g.sizes) in >> s;
+    in >> numel;
+    g.values.resize(static_cast<size_t>(numel));
+    for (auto& v : g.values) {
+        std::string word;
+        in >> word;
+        v = std::strtod(word.c_str(), nullptr);  // hex floats, nan, inf
+    }
+    REQUIRE(in);
+    return g;
+}
+
+struct Case {
+    std::string line, kind, op;
+    std::map<std::string, std::string> args;
+    std::vector<std::string> parts;  // after the first '|'
+
+    bool has(const std::string& k) const { return args.count(k) > 0; }
+    const std::string& arg(const std::string& k) const {
+        const auto it = args.find(k);
+        REQUIRE(it != args.end());
+        return it->second;
+    }
+    std::optional<IntArray> dims() const {
+        if (!has("dim") || arg("dim") == "none") return std::nullopt;
+        IntArray d;
+        if (arg("dim") == "empty") return d;
+        std::istringstream in(arg("dim"));
+        for (std::string w; std::getline(in, w, ',');) d.push_back(std::stoll(w));
+        return d;
+    }
+    int64_t dim() const { return std::stoll(arg("dim")); }
+    bool flag(const std::string& k) const { return has(k) && arg(k) == "1"; }
+    int64_t integer(const std::string& k, int64_t otherwise) const { return has(k) ? std::stoll(arg(k)) : otherwise; }
+    double number(const std::string& k, double otherwise) const { return has(k) ? std::stod(arg(k)) : otherwise; }
+};
+
+/// The inputs and the cases of one file.
+struct GoldenFile {
+    std::map<std::string, Golden> inputs;
+    std::vector<Case> cases;
+};
+
+/// Reads a golden file (a path beside the test's source, for example).
+inline GoldenFile read_golden(const std::filesystem::path& path) {
+    GoldenFile c;
+    std::ifstream file(path);
+    INFO(path);
+    REQUIRE(file);
+    for (std::string line; std::getline(file, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream in(line);
+        std::string kind;
+        in >> kind;
+        if (kind == "input") {
+            std::string name;
+            in >> name;
+            c.inputs[name] = parse_tensor(in);
+            continue;
+        }
+        Case k;
+        k.line = line;
+        k.kind = kind;
+        in >> k.op;
+        for (std::string w; in >> w && w != "|";) {
+            const auto eq = w.find('=');
+            k.args[w.substr(0, eq)] = w.substr(eq + 1);
+        }
+        std::string rest;
+        std::getline(in, rest);
+        std::istringstream parts(rest);
+        for (std::string part; std::getline(parts, part, '|');) k.parts.push_back(part);
+        c.cases.push_back(std::move(k));
+    }
+    return c;
+}
+
+/// The tensor written in a case's part (after a '|').
+inline Golden parse_part(const std::string& part) {
+    std::istringstream in(part);
+    return parse_tensor(in);
+}
+
+/// The tensor on the test device (placement.hpp).
+template <class T>
+Tensor<T> make(const Golden& g) {
+    Tensor<T> t = empty<T>(g.sizes);
+    T* p = t.data_ptr();
+    for (double v : g.values) *p++ = convert<T>(v);
+    return placement::place(t);
+}
+
+/// Compares a result with PyTorch's: dtype and sizes exactly; integers and bools exactly; floats
+/// NaN-for-NaN, infinities exactly, otherwise within rtol * max(1, |expected|) (rtol 0: exactly).
+template <class R>
+void compare(const Golden& expected, const Tensor<R>& actual, double rtol) {
+    placement::check_device(actual);
+    CHECK(std::string(actual.dtype().name()) == expected.dtype);
+    CHECK(actual.sizes() == expected.sizes);
+    const auto got = actual.cpu().contiguous().to_vector();
+    REQUIRE(got.size() == expected.values.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+        const double a = static_cast<double>(got[i]), e = expected.values[i];
+        INFO("element " << i << ": tenet " << a << ", PyTorch " << e);
+        if constexpr (FloatingElement<R>) {
+            if (std::isnan(e)) CHECK(std::isnan(a));
+            else if (std::isinf(e) || rtol == 0) CHECK(a == e);
+            else CHECK(std::abs(a - e) <= rtol * std::max(1.0, std::abs(e)));
+        } else {
+            CHECK(a == e);
+        }
+    }
+}
+
+}  // namespace golden
