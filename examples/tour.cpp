@@ -161,6 +161,17 @@ int main() {
     std::cout << (data - data.mean(1, true)).eval() << "   (the mean is computed once)\n";
     std::cout << data.norm() << " " << (data > 5).eval().any() << " " << data.argmax() << "\n";
 
+    section("Statistics, sorting, scans and softmax");
+    auto scores = tensor({{2.0, 0.5, 1.0, 3.5}, {1.0, 1.0, (double)NAN, 0.0}});
+    std::cout << scores.var(1) << " " << scores.std(1, /*correction=*/0) << " " << nanmean(scores, 1) << "\n";
+    auto [sorted, order] = sort(scores, 1, /*descending=*/true);  // stable; NaN counts as the largest
+    std::cout << sorted << "\n" << order << "\n";
+    std::cout << topk(scores, 2).indices << " " << median(scores.index({0}), 0).values << " "
+              << scores.cumsum(1) << "\n";
+    std::cout << softmax(scores.index({0}), 0) << " " << logsumexp(scores.index({0}), 0) << "\n";
+    auto logits = tensor({{2.0, 0.5, -1.0}, {0.1, 0.2, 3.0}});
+    std::cout << nn::functional::cross_entropy(logits, tensor({0L, 2L})) << "   (log_softmax + nll_loss)\n";
+
     section("Linear algebra");
     auto lhs = tensor({{1, 2, 3}, {4, 5, 6}}), rhs = tensor({{1, 2}, {3, 4}, {5, 6}});
     std::cout << matmul(lhs, rhs) << "   (integer matmul is exact)\n";

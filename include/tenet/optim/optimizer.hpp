@@ -21,21 +21,22 @@
 
 namespace tenet::inline TENET_ABI::optim {
 
+/// The parameters and zero_grad() of every rule (torch::optim::Optimizer).
 class Optimizer {
 public:
     /// params: the tensors to update (leaves that require grad; Tensor<T> of any floating T).
     explicit Optimizer(std::vector<TensorBase> params, const char* name) : params_(std::move(params)), name_(name) {
         for (size_t i = 0; i < params_.size(); ++i) {
             const TensorBase& p = params_[i];
-            if (!p.defined()) detail::fail<value_error>(name_, ": parameter ", i, " is an undefined tensor");
+            if (!p.defined()) tenet::detail::fail<value_error>(name_, ": parameter ", i, " is an undefined tensor");
             if (!p.dtype().is_floating_point())
-                detail::fail<dtype_error>(name_, ": can only optimize floating tensors, but parameter ", i, " is ",
+                tenet::detail::fail<dtype_error>(name_, ": can only optimize floating tensors, but parameter ", i, " is ",
                                           p.dtype());
             if (!p.is_contiguous())
-                detail::fail<value_error>(name_, ": parameter ", i, " of sizes ", p.sizes(),
+                tenet::detail::fail<value_error>(name_, ": parameter ", i, " of sizes ", p.sizes(),
                                           " is not contiguous (tenet's optimizers update contiguous tensors)");
             if (!p.device().is_cpu())
-                detail::fail<device_error>(name_, ": parameter ", i, " is on ", p.device(),
+                tenet::detail::fail<device_error>(name_, ": parameter ", i, " is on ", p.device(),
                                            "; tenet's optimizers update host tensors");
         }
     }
@@ -70,7 +71,7 @@ protected:
                 const Tensor<T> grad = param.grad();
                 if (!grad.defined()) return;
                 if (grad.sizes() != param.sizes())
-                    detail::fail<shape_error>(name_, ": parameter ", i, "'s gradient has sizes ", grad.sizes(),
+                    tenet::detail::fail<shape_error>(name_, ": parameter ", i, "'s gradient has sizes ", grad.sizes(),
                                               ", the parameter ", param.sizes());
                 const Tensor<T> g = grad.contiguous();
                 f(i, param.data_ptr(), static_cast<const T*>(g.data_ptr()), param.numel());
@@ -82,6 +83,8 @@ protected:
     std::vector<TensorBase> params_;
     const char* name_;
 };
+
+namespace detail {
 
 /// The type a rule computes in: T itself for float and double, float for the 16-bit floats.
 template <class T>
@@ -102,12 +105,14 @@ struct StateBuffer {
     template <class T>
     T* as(int64_t n) {
         if (!tensor.defined()) {
-            Tensor<T> t(detail::make_contiguous_impl({n}, dtype_of<T>, Device(DeviceType::CPU)));
+            Tensor<T> t(tenet::detail::make_contiguous_impl({n}, dtype_of<T>, Device(DeviceType::CPU)));
             std::fill_n(t.data_ptr(), n, T(0));  // the moments start at zero
             tensor = t;
         }
         return Tensor<T>(tensor.impl_ptr()).data_ptr();
     }
 };
+
+}  // namespace detail
 
 }  // namespace tenet::optim

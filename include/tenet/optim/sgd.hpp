@@ -30,16 +30,17 @@ struct SGDOptions {
     bool nesterov_ = false, maximize_ = false;
 };
 
+/// torch::optim::SGD(params, SGDOptions(lr).momentum(m).dampening(d).weight_decay(w).nesterov(n)).
 class SGD : public Optimizer {
 public:
     SGD(std::vector<TensorBase> params, SGDOptions options)
         : Optimizer(std::move(params), "SGD"), options_(options), momentum_buffers_(params_.size()) {
-        if (options.lr() < 0) detail::fail<value_error>("SGD: Invalid learning rate: ", options.lr());
-        if (options.momentum() < 0) detail::fail<value_error>("SGD: Invalid momentum value: ", options.momentum());
+        if (options.lr() < 0) tenet::detail::fail<value_error>("SGD: Invalid learning rate: ", options.lr());
+        if (options.momentum() < 0) tenet::detail::fail<value_error>("SGD: Invalid momentum value: ", options.momentum());
         if (options.weight_decay() < 0)
-            detail::fail<value_error>("SGD: Invalid weight_decay value: ", options.weight_decay());
+            tenet::detail::fail<value_error>("SGD: Invalid weight_decay value: ", options.weight_decay());
         if (options.nesterov() && (options.momentum() <= 0 || options.dampening() != 0))
-            detail::fail<value_error>("SGD: Nesterov momentum requires a momentum and zero dampening");
+            tenet::detail::fail<value_error>("SGD: Nesterov momentum requires a momentum and zero dampening");
     }
 
     /// One update of every parameter that has a gradient. (A template, so that a translation unit
@@ -48,24 +49,24 @@ public:
     void step() {
         for_each_parameter([&](size_t i, auto* param, const auto* grad, int64_t n) {
             using T = std::remove_pointer_t<decltype(param)>;
-            using C = compute_t<T>;
+            using C = detail::compute_t<T>;
             const SGDOptions& o = options_;
             const C wd = static_cast<C>(o.weight_decay()), mom = static_cast<C>(o.momentum());
             const C keep = static_cast<C>(1 - o.dampening()), neg_lr = static_cast<C>(-o.lr());
-            StateBuffer& state = momentum_buffers_[i];
+            detail::StateBuffer& state = momentum_buffers_[i];
             T* buf = o.momentum() != 0 ? state.template as<T>(n) : nullptr;
             const bool first = !state.started;
             for (int64_t j = 0; j < n; ++j) {
                 const C p = convert<C>(param[j]), g = convert<C>(grad[j]);
                 C d = o.maximize() ? -g : g;
-                if (o.weight_decay() != 0) d = convert<C>(convert<T>(fma(wd, p, d)));  // d.add(param, alpha=wd)
+                if (o.weight_decay() != 0) d = convert<C>(convert<T>(detail::fma(wd, p, d)));  // d.add(param, alpha=wd)
                 if (buf) {
                     // buf.mul_(momentum).add_(d, alpha=1 - dampening); a clone of d at first
-                    const C b = first ? d : fma(keep, d, convert<C>(convert<T>(convert<C>(buf[j]) * mom)));
+                    const C b = first ? d : detail::fma(keep, d, convert<C>(convert<T>(convert<C>(buf[j]) * mom)));
                     buf[j] = convert<T>(b);
-                    d = o.nesterov() ? convert<C>(convert<T>(fma(mom, convert<C>(buf[j]), d))) : convert<C>(buf[j]);
+                    d = o.nesterov() ? convert<C>(convert<T>(detail::fma(mom, convert<C>(buf[j]), d))) : convert<C>(buf[j]);
                 }
-                param[j] = convert<T>(fma(neg_lr, d, p));  // param.add_(d, alpha=-lr)
+                param[j] = convert<T>(detail::fma(neg_lr, d, p));  // param.add_(d, alpha=-lr)
             }
             state.started = true;
         });
@@ -75,7 +76,7 @@ public:
 
 private:
     SGDOptions options_;
-    std::vector<StateBuffer> momentum_buffers_;
+    std::vector<detail::StateBuffer> momentum_buffers_;
 };
 
 }  // namespace tenet::optim
