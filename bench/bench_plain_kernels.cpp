@@ -50,4 +50,43 @@ float bias_sigmoid_fastmath(const float* __restrict x, const float* __restrict w
     return total;
 }
 
+void softmax_rows_fastmath(const float* __restrict x, float* __restrict y, int64_t rows, int64_t cols) {
+    for (int64_t r = 0; r < rows; ++r) {
+        const float* xr = x + r * cols;
+        float* yr = y + r * cols;
+        float m = xr[0];
+        for (int64_t j = 1; j < cols; ++j) m = xr[j] > m ? xr[j] : m;
+        float total = 0.0f;
+        for (int64_t j = 0; j < cols; ++j) {
+            yr[j] = std::exp(xr[j] - m);
+            total += yr[j];
+        }
+        const float scale = 1.0f / total;
+        for (int64_t j = 0; j < cols; ++j) yr[j] *= scale;
+    }
+}
+
+float cross_entropy_fastmath(const float* __restrict logits, const int64_t* __restrict target, float* __restrict grad,
+                             int64_t rows, int64_t cols) {
+    double loss = 0.0;
+    const float inv_rows = 1.0f / static_cast<float>(rows);
+    for (int64_t r = 0; r < rows; ++r) {
+        const float* xr = logits + r * cols;
+        float* gr = grad + r * cols;
+        float m = xr[0];
+        for (int64_t j = 1; j < cols; ++j) m = xr[j] > m ? xr[j] : m;
+        float total = 0.0f;
+        for (int64_t j = 0; j < cols; ++j) {
+            gr[j] = std::exp(xr[j] - m);
+            total += gr[j];
+        }
+        const float log_total = std::log(total);
+        loss += static_cast<double>(m + log_total - xr[target[r]]);
+        const float scale = inv_rows / total;
+        for (int64_t j = 0; j < cols; ++j) gr[j] *= scale;
+        gr[target[r]] -= inv_rows;
+    }
+    return static_cast<float>(loss / static_cast<double>(rows));
+}
+
 }  // namespace tenet_bench

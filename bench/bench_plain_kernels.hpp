@@ -25,4 +25,13 @@ float w8_fastmath(const float* x, const float* w, const float* b, const float* y
 float bias_sigmoid_fastmath(const float* x, const float* w, const float* b, float* gw, float* gb, int64_t m,
                             int64_t n);
 
+/// softmax over the rows of x [rows, cols] into y, by hand with -ffast-math: per row the maximum,
+/// then exp(x - max) stored and summed, then scaled (the two-pass loop with a vectorised exp).
+void softmax_rows_fastmath(const float* x, float* y, int64_t rows, int64_t cols);
+
+/// cross_entropy (mean over the rows) of logits [rows, cols] and class indices, forward and
+/// backward in one loop per row, by hand with -ffast-math: the loss, and grad = (softmax -
+/// one_hot) / rows. Returns the loss.
+float cross_entropy_fastmath(const float* logits, const int64_t* target, float* grad, int64_t rows, int64_t cols);
+
 }  // namespace tenet_bench

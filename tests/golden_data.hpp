@@ -27,7 +27,7 @@ struct Golden {
     std::vector<double> values;
 };
 
-Golden parse_tensor(std::istringstream& in) {
+inline Golden parse_tensor(std::istringstream& in) {
     Golden g;
     int64_t nd = 0, numel = 0;
     in >> g.dtype >> nd;

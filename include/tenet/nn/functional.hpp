@@ -4,14 +4,17 @@
 //
 // The pointwise losses are tenet expressions: with reduction "mean" or "sum" the loss and the
 // inputs' gradients come from ONE fused pass (sum and mean over an expression, autograd/record.hpp).
-// nll_loss is its own kernel with NllLossBackward0; cross_entropy is log_softmax then nll_loss
-// (and, with label smoothing, PyTorch's smoothing term), as PyTorch composes it.
+// nll_loss is its own kernel with NllLossBackward0; cross_entropy of [N, C] logits and class
+// indices is one kernel forward and one backward (cross_entropy_rows); otherwise it is
+// log_softmax then nll_loss (and, with label smoothing, PyTorch's smoothing term), as PyTorch
+// composes it.
 
 #include "tenet/config.hpp"
 #include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 #include <type_traits>
 
 #include "tenet/core/hooks.hpp"
@@ -20,6 +23,8 @@
 #include "tenet/expr/operators.hpp"
 #include "tenet/ops/creation.hpp"
 #include "tenet/ops/reduce.hpp"
+#include "tenet/backend/host/simd_dispatch.hpp"
+#include "tenet/backend/host/strided_loop.hpp"
 #include "tenet/ops/softmax.hpp"
 
 namespace tenet::inline TENET_ABI::nn::functional {
@@ -130,6 +135,79 @@ Tensor<T> nll_loss_impl(const Tensor<T>& input, const Tensor<int64_t>& target, c
     return result;
 }
 
+/// cross_entropy of logits [N, C] (host) and class indices [N], without label smoothing: one pass
+/// per row forward (its logsumexp and loss) and one backward, (softmax - one_hot) * w * g, as a
+/// hand-written loop would; the node is nll_loss's, as PyTorch's result ends in it.
+template <class T>
+Tensor<T> cross_entropy_rows(const Tensor<T>& input, const Tensor<int64_t>& target, const Tensor<T>& weight,
+                             int64_t ignore_index, Reduction reduction) {
+    const char* op = "cross_entropy";
+    check_host_access(target, op);
+    const int64_t N = input.size(0), C = input.size(1);
+    if (target.sizes() != IntArray{N})
+        fail<value_error>(op, ": expected target of size ", IntArray{N}, " for input of size ", input.sizes(), ", got ",
+                          target.sizes());
+    if (weight.defined() && (weight.dim() != 1 || weight.size(0) != C))
+        fail<value_error>(op, ": weight tensor should be defined either for all ", C,
+                          " classes or no classes but got weight tensor of shape: ", weight.sizes());
+    using Cmp = softmax_compute_t<T>;
+    const Tensor<T> x = input.contiguous().detach();
+    const Tensor<int64_t> t = target.contiguous();
+    const Tensor<T> w = weight.defined() ? weight.contiguous() : Tensor<T>();
+    std::vector<Cmp> lse(static_cast<size_t>(N));
+    std::vector<double> row_weight(static_cast<size_t>(N));
+    Tensor<T> losses(make_contiguous_impl({N}, dtype_of<T>, input.device()));
+    double total = 0, total_weight = 0;
+    const T* xp = x.data_ptr();
+    run_vectorised([&] {
+        for (int64_t r = 0; r < N; ++r) {
+            const int64_t c = t.data_ptr()[r];
+            if (c == ignore_index) {
+                losses.data_ptr()[r] = T(0);
+                continue;
+            }
+            if (c < 0 || c >= C) fail<index_error>(op, ": Target ", c, " is out of bounds (", C, " classes)");
+            const double wr = w.defined() ? convert<double>(w.data_ptr()[c]) : 1.0;
+            const Cmp l = row_logsumexp<Cmp>(xp + r * C, C, Cmp(1));
+            lse[static_cast<size_t>(r)] = l;
+            row_weight[static_cast<size_t>(r)] = wr;
+            const double loss = wr * (static_cast<double>(l) - convert<double>(xp[r * C + c]));
+            losses.data_ptr()[r] = convert<T>(loss);
+            total += loss;
+            total_weight += wr;
+        }
+    });
+    Tensor<T> result = reduction == Reduction::None ? losses
+                       : full<T>({}, reduction == Reduction::Mean ? total / total_weight : total);
+    const double scale = reduction == Reduction::Mean ? 1.0 / total_weight : 1.0;
+    record_function(
+        "NllLossBackward0", result, {x},
+        [x, t, lse = std::move(lse), row_weight = std::move(row_weight), N, C, scale, reduction](const TensorBase& grad) {
+            const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
+            Tensor<T> dx(make_contiguous_impl({N, C}, dtype_of<T>, x.device()));
+            T* d = dx.data_ptr();
+            const T* xp = x.data_ptr();
+            run_vectorised([&] {
+                for (int64_t r = 0; r < N; ++r) {
+                    const double gr = convert<double>(g.data_ptr()[reduction == Reduction::None ? r : 0]);
+                    const Cmp coef = static_cast<Cmp>(gr * row_weight[static_cast<size_t>(r)] * scale);
+                    const Cmp l = lse[static_cast<size_t>(r)];
+                    T* dr = d + r * C;
+                    const T* xr = xp + r * C;
+                    TENET_SIMD_LOOP
+                    for (int64_t j = 0; j < C; ++j) dr[j] = static_cast<T>(coef * exp_of(static_cast<Cmp>(xr[j]) - l));
+                    if (row_weight[static_cast<size_t>(r)] != 0) {
+                        const int64_t c = t.data_ptr()[r];
+                        dr[c] = static_cast<T>(static_cast<Cmp>(dr[c]) - coef);
+                    }
+                }
+            });
+            return std::array<TensorBase, 1>{dx};
+        },
+        input);
+    return result;
+}
+
 }  // namespace detail
 
 /// F.mse_loss(input, target, reduction): the mean (or sum, or none) of (input - target)^2.
@@ -196,6 +274,8 @@ Tensor<T> cross_entropy(const Tensor<T>& input, const Tensor<int64_t>& target, c
     const auto r = detail::parse_reduction(reduction, "cross_entropy");
     if (label_smoothing < 0 || label_smoothing > 1)
         detail::fail<value_error>("cross_entropy: label_smoothing must be between 0.0 and 1.0. Got: ", label_smoothing);
+    if (label_smoothing == 0 && input.dim() == 2 && input.device().is_cpu())
+        return detail::cross_entropy_rows(input, target, weight, ignore_index, r);
     const int64_t class_dim = input.dim() >= 2 ? 1 : 0;
     const Tensor<T> logp = log_softmax(input, class_dim);
     Tensor<T> nll = detail::nll_loss_impl(logp, target, weight, ignore_index, r);

@@ -31,6 +31,27 @@ template <class R, class T>
 void scan_rows(const T* x, R* y, DimSplit s, ScanKind kind, bool reverse) {
     using A = scan_acc_t<R>;
     const int64_t inner = s.inner;
+    if (inner == 1 && !reverse) {  // contiguous rows: one running value in a register
+        for (int64_t o = 0; o < s.outer; ++o) {
+            const T* xo = x + o * s.n;
+            R* yo = y + o * s.n;
+            A a = kind == ScanKind::Sum ? A(0) : A(1);
+            if (kind == ScanKind::Sum) {
+                for (int64_t k = 0; k < s.n; ++k) {
+                    if constexpr (FloatingElement<R>) a += convert<A>(xo[k]);
+                    else a = wrap_add(a, convert<A>(xo[k]));
+                    yo[k] = convert<R>(a);
+                }
+            } else {
+                for (int64_t k = 0; k < s.n; ++k) {
+                    if constexpr (FloatingElement<R>) a *= convert<A>(xo[k]);
+                    else a = wrap_mul(a, convert<A>(xo[k]));
+                    yo[k] = convert<R>(a);
+                }
+            }
+        }
+        return;
+    }
     std::vector<A> acc(static_cast<size_t>(inner));
     for (int64_t o = 0; o < s.outer; ++o) {
         const T* xo = x + o * s.n * inner;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "tenet/backend/host/simd_dispatch.hpp"
+#include "tenet/backend/host/strided_loop.hpp"
 #include "tenet/core/grad_mode.hpp"
 #include "tenet/core/hooks.hpp"
 #include "tenet/core/tensor.hpp"
@@ -55,12 +56,128 @@ TENET_ALWAYS_INLINE inline C exp_of(C v) {
 
 enum class SoftmaxKind { Softmax, LogSoftmax };
 
+/// Lanes of the row kernels: independent partial maxima and sums in a fixed order, so that the
+/// loops vectorise (GCC vectorises a float reduction only with -ffast-math) and give the same
+/// bits with any vector width.
+inline constexpr int kSoftmaxLanes = 16;
+
+template <class C>
+TENET_ALWAYS_INLINE inline C lanes_max(const C (&m)[kSoftmaxLanes], const int32_t (&nan)[kSoftmaxLanes]) {
+    C r = m[0];
+    int32_t any_nan = nan[0];
+    for (int l = 1; l < kSoftmaxLanes; ++l) r = m[l] > r ? m[l] : r, any_nan |= nan[l];
+    return any_nan ? std::numeric_limits<C>::quiet_NaN() : r;  // NaN propagates
+}
+template <class C>
+TENET_ALWAYS_INLINE inline C lanes_sum(const C (&z)[kSoftmaxLanes]) {
+    C r = 0;
+    for (int l = 0; l < kSoftmaxLanes; ++l) r += z[l];
+    return r;
+}
+
+/// The maximum of sign * x over a contiguous row (NaN if the row has one).
+template <class C, class T>
+TENET_ALWAYS_INLINE inline C row_max(const T* x, int64_t n, C sign) {
+    constexpr int L = kSoftmaxLanes;
+    const int64_t full = n - n % L;
+    C mx[L];
+    int32_t nan[L] = {};
+    for (int l = 0; l < L; ++l) mx[l] = -std::numeric_limits<C>::infinity();
+    for (int64_t j = 0; j < full; j += L) {
+        TENET_SIMD_LOOP
+        for (int l = 0; l < L; ++l) {
+            const C v = sign * static_cast<C>(x[j + l]);
+            mx[l] = v > mx[l] ? v : mx[l];
+            nan[l] |= v != v ? 1 : 0;
+        }
+    }
+    for (int64_t j = full; j < n; ++j) {
+        const C v = sign * static_cast<C>(x[j]);
+        mx[0] = v > mx[0] ? v : mx[0];
+        nan[0] |= v != v ? 1 : 0;
+    }
+    return lanes_max(mx, nan);
+}
+
+/// sum(exp(sign * x - m)) over a contiguous row; with `store`, each exp is written to y too.
+template <class C, class T>
+TENET_ALWAYS_INLINE inline C row_sum_exp(const T* x, T* y, int64_t n, C sign, C m) {
+    constexpr int L = kSoftmaxLanes;
+    const int64_t full = n - n % L;
+    C z[L] = {};
+    for (int64_t j = 0; j < full; j += L) {
+        TENET_SIMD_LOOP
+        for (int l = 0; l < L; ++l) {
+            const C e = exp_of(sign * static_cast<C>(x[j + l]) - m);
+            z[l] += e;
+            if (y) y[j + l] = static_cast<T>(e);
+        }
+    }
+    for (int64_t j = full; j < n; ++j) {
+        const C e = exp_of(sign * static_cast<C>(x[j]) - m);
+        z[0] += e;
+        if (y) y[j] = static_cast<T>(e);
+    }
+    return lanes_sum(z);
+}
+
+/// logsumexp(sign * x) over a contiguous row, stably (log_softmax's shift, cross_entropy's rows).
+template <class C, class T>
+TENET_ALWAYS_INLINE inline C row_logsumexp(const T* x, int64_t n, C sign) {
+    const C m = row_max<C>(x, n, sign);
+    return m + std::log(row_sum_exp<C, T>(x, nullptr, n, sign, m));
+}
+
+/// One contiguous row of n elements: y = softmax (log: log_softmax) of sign * x.
+template <class C, class T>
+TENET_ALWAYS_INLINE inline void softmax_row(const T* x, T* y, int64_t n, bool log, C sign) {
+    if (log) {
+        const C shift = row_logsumexp<C>(x, n, sign);
+        TENET_SIMD_LOOP
+        for (int64_t j = 0; j < n; ++j) y[j] = static_cast<T>(sign * static_cast<C>(x[j]) - shift);
+        return;
+    }
+    const C scale = C(1) / row_sum_exp<C>(x, y, n, sign, row_max<C>(x, n, sign));
+    TENET_SIMD_LOOP
+    for (int64_t j = 0; j < n; ++j) y[j] = static_cast<T>(static_cast<C>(y[j]) * scale);
+}
+
+/// One contiguous row's backward: dx = y * (g - sum(g * y)) (log: g - exp(y) * sum(g)), times sign.
+template <class C, class T>
+TENET_ALWAYS_INLINE inline void softmax_backward_row(const T* y, const T* g, T* dx, int64_t n, bool log, C sign) {
+    constexpr int L = kSoftmaxLanes;
+    const int64_t full = n - n % L;
+    C d[L] = {};
+    for (int64_t j = 0; j < full; j += L) {
+        TENET_SIMD_LOOP
+        for (int l = 0; l < L; ++l)
+            d[l] += log ? static_cast<C>(g[j + l]) : static_cast<C>(g[j + l]) * static_cast<C>(y[j + l]);
+    }
+    for (int64_t j = full; j < n; ++j) d[0] += log ? static_cast<C>(g[j]) : static_cast<C>(g[j]) * static_cast<C>(y[j]);
+    const C dot = lanes_sum(d);
+    if (log) {
+        TENET_SIMD_LOOP
+        for (int64_t j = 0; j < n; ++j)
+            dx[j] = static_cast<T>(sign * (static_cast<C>(g[j]) - exp_of(static_cast<C>(y[j])) * dot));
+    } else {
+        TENET_SIMD_LOOP
+        for (int64_t j = 0; j < n; ++j)
+            dx[j] = static_cast<T>(sign * static_cast<C>(y[j]) * (static_cast<C>(g[j]) - dot));
+    }
+}
+
 /// y = softmax or log_softmax of `sign * x` along the middle dim of s (x and y contiguous).
 template <class T>
 void softmax_forward(const T* x, T* y, DimSplit s, SoftmaxKind kind, bool negate) {
     using C = softmax_compute_t<T>;
     const C sign = negate ? C(-1) : C(1);
     const bool log = kind == SoftmaxKind::LogSoftmax;
+    if (s.inner == 1) {  // contiguous rows: the lane kernel
+        run_vectorised([&] {
+            for (int64_t o = 0; o < s.outer; ++o) softmax_row<C>(x + o * s.n, y + o * s.n, s.n, log, sign);
+        });
+        return;
+    }
     run_vectorised([&] {
         std::vector<C> max(static_cast<size_t>(s.inner)), sum(static_cast<size_t>(s.inner));
         for (int64_t o = 0; o < s.outer; ++o) {
@@ -106,6 +223,13 @@ void softmax_backward(const T* y, const T* g, T* dx, DimSplit s, SoftmaxKind kin
     using C = softmax_compute_t<T>;
     const C sign = negate ? C(-1) : C(1);
     const bool log = kind == SoftmaxKind::LogSoftmax;
+    if (s.inner == 1) {  // contiguous rows: the lane kernel
+        run_vectorised([&] {
+            for (int64_t o = 0; o < s.outer; ++o)
+                softmax_backward_row<C>(y + o * s.n, g + o * s.n, dx + o * s.n, s.n, log, sign);
+        });
+        return;
+    }
     run_vectorised([&] {
         std::vector<C> dot(static_cast<size_t>(s.inner));
         for (int64_t o = 0; o < s.outer; ++o) {
@@ -121,7 +245,7 @@ void softmax_backward(const T* y, const T* g, T* dx, DimSplit s, SoftmaxKind kin
                 for (int64_t i = 0; i < inner; ++i) {
                     const int64_t j = base + k * inner + i;
                     const C gy = static_cast<C>(g[j]), yy = static_cast<C>(y[j]);
-                    dx[j] = static_cast<T>(sign * (log ? gy - std::exp(yy) * d[i] : yy * (gy - d[i])));
+                    dx[j] = static_cast<T>(sign * (log ? gy - exp_of(yy) * d[i] : yy * (gy - d[i])));
                 }
         }
     });

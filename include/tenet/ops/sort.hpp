@@ -84,6 +84,22 @@ order_key_t<T> order_key(T v) {
     }
 }
 
+/// The value whose order key is `key` (order_key's inverse). NaN and zero come back canonical
+/// (a positive quiet NaN, +0): for those the caller reads the element itself.
+template <class T>
+T value_of_key(order_key_t<T> key) {
+    using K = order_key_t<T>;
+    constexpr K sign = K(1) << (sizeof(K) * 8 - 1);
+    if constexpr (FloatingElement<T>) {
+        using F = std::conditional_t<sizeof(T) <= 4, float, double>;
+        return convert<T>(std::bit_cast<F>((key & sign) ? K(key & ~sign) : K(~key)));
+    } else if constexpr (std::is_signed_v<T>) {
+        return static_cast<T>(static_cast<std::make_signed_t<K>>(key ^ sign));
+    } else {
+        return static_cast<T>(key);
+    }
+}
+
 #if TENET_HAVE_VQSORT
 using Packed128 = hwy::uint128_t;  // {lo: index, hi: key}
 /// This thread's vqsort sorter (it owns a buffer, made once).
@@ -191,9 +207,15 @@ return_types::sort<T> sort_impl(const Tensor<T>& input, int64_t dim, bool descen
         for (int64_t k = 0; k < n; ++k) keys[static_cast<size_t>(k)] = pack(xp[row + k * stride], k, descending);
         sort_packed(keys.data(), static_cast<size_t>(n));
         for (int64_t k = 0; k < n; ++k) {
-            const int64_t from = packed_index(keys[static_cast<size_t>(k)]);
+            // The value from its key (a stream, not a gather), but for zero and NaN, whose keys
+            // dropped the sign and the payload.
+            const auto& p = keys[static_cast<size_t>(k)];
+            const int64_t from = packed_index(p);
+            const auto key = static_cast<order_key_t<T>>(packed_key(p));
+            const T v = value_of_key<T>(descending ? static_cast<order_key_t<T>>(~key) : key);
             ip[row + k * stride] = from;
-            vp[row + k * stride] = xp[row + from * stride];
+            if constexpr (FloatingElement<T>) vp[row + k * stride] = (v == T(0) || v != v) ? xp[row + from * stride] : v;
+            else vp[row + k * stride] = v;
         }
     });
     record_through_indices(backward, input, r.values, r.indices, d);
@@ -222,15 +244,29 @@ return_types::topk<T> topk_impl(const Tensor<T>& input, int64_t k, int64_t dim, 
         // The k smallest packed keys (largest: of the inverted keys), in a max-heap: most
         // elements are rejected by one compare with its top.
         best.clear();
-        for (int64_t j = 0; j < len; ++j) {
-            const packed_t<T> p = pack(xp[row + j * stride], j, largest);
-            if (static_cast<int64_t>(best.size()) < k) {
-                best.push_back(p);
-                std::push_heap(best.begin(), best.end(), less);
-            } else if (k > 0 && packed_less(p, best.front())) {
+        int64_t j = 0;
+        for (; j < len && static_cast<int64_t>(best.size()) < k; ++j) {
+            best.push_back(pack(xp[row + j * stride], j, largest));
+            std::push_heap(best.begin(), best.end(), less);
+        }
+        if (k > 0) {
+            // The heap's top key: an element whose key is above it cannot enter (its index is
+            // larger, so a tie cannot either); only the rare others are packed.
+            using K = order_key_t<T>;
+            auto top_key = static_cast<K>(packed_key(best.front()));
+            // The top's value: most elements are rejected by comparing values, one branch each
+            // (a NaN fails the compare and takes the key path).
+            auto top_value = value_of_key<T>(largest ? static_cast<K>(~top_key) : top_key);
+            for (; j < len; ++j) {
+                const T v = xp[row + j * stride];
+                if (largest ? v <= top_value : v >= top_value) continue;
+                const K key = largest ? static_cast<K>(~order_key(v)) : order_key(v);
+                if (key >= top_key) continue;
                 std::pop_heap(best.begin(), best.end(), less);
-                best.back() = p;
+                best.back() = pack(v, j, largest);
                 std::push_heap(best.begin(), best.end(), less);
+                top_key = static_cast<K>(packed_key(best.front()));
+                top_value = value_of_key<T>(largest ? static_cast<K>(~top_key) : top_key);
             }
         }
         std::sort_heap(best.begin(), best.end(), less);
