@@ -1,6 +1,6 @@
 #pragma once
 // Gradients of the decompositions and solvers (the record_inv ... record_cholesky hooks of
-// core/hooks.hpp), as LinalgNodes (autograd/products.hpp) whose formulas come from PyTorch's
+// core/hooks.hpp), as FunctionNodes (attach, autograd/products.hpp) whose formulas come from PyTorch's
 // derivatives.yaml / FunctionsManual.cpp, computed with Eigen matrix by matrix.
 //
 // Multi-output decompositions get one node per differentiable output (eigh's eigenvalues and

@@ -1,8 +1,8 @@
 #pragma once
 // Gradients of matmul and the products (the record_product and record_triangle hooks of
-// core/hooks.hpp). Each recorded result is one LinalgNode holding a backward formula from
-// PyTorch's derivatives.yaml / FunctionsManual.cpp, evaluated with tenet's own ops (grad mode
-// is off during backward).
+// core/hooks.hpp). Each recorded result is one FunctionNode (autograd/function_node.hpp, through
+// attach below) holding a backward formula from PyTorch's derivatives.yaml / FunctionsManual.cpp,
+// evaluated with tenet's own ops (grad mode is off during backward).
 
 #include "tenet/config.hpp"
 #include <functional>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tenet/autograd/engine.hpp"
+#include "tenet/autograd/function_node.hpp"
 #include "tenet/autograd/node.hpp"
 #include "tenet/autograd/record.hpp"
 #include "tenet/linalg/recording.hpp"
@@ -19,54 +20,35 @@
 
 namespace tenet::inline TENET_ABI::autograd {
 
-/// A recorded linear-algebra result: the tensors its formula needs (checked against in-place
-/// writes when it runs) and the formula, which maps the output's gradient to one gradient
-/// per input (an undefined tensor for an input without an edge). Saved tensors are detached
-/// handles: a saved output that kept its grad_fn (this node) would be a reference cycle.
+/// A linear-algebra backward formula (PyTorch's derivatives.yaml / FunctionsManual.cpp): the
+/// output's gradient and the saved tensors to one gradient per input (undefined where the input
+/// needs none: `needed`).
 template <class T>
-struct LinalgNode final : Node {
-    using Formula = std::function<std::vector<Tensor<T>>(const Tensor<T>& grad, const std::vector<Tensor<T>>& saved,
-                                                         const std::vector<bool>& needed)>;
-    LinalgNode(std::string n, const std::vector<TensorBase>& inputs, const std::vector<Tensor<T>>& to_save, Formula f)
-        : name_(std::move(n)), formula(std::move(f)) {
-        for (const TensorBase& t : inputs) next_edges.push_back(gradient_edge(t));
-        for (const Tensor<T>& t : to_save) saved.push_back(SavedVersion::save(t.detach()));
-    }
-    std::string name() const override { return name_; }
-    GradientList apply(const TensorBase& grad) override {
-        if (!formula) throw_released(name_);
-        std::vector<Tensor<T>> values;
-        for (size_t i = 0; i < saved.size(); ++i) {
-            saved[i].check(name_, i);
-            values.push_back(Tensor<T>(saved[i].tensor.impl_ptr()));
-        }
-        std::vector<bool> needed;
-        for (const Edge& e : next_edges) needed.push_back(e.valid());
-        const std::vector<Tensor<T>> grads = formula(Tensor<T>(grad.impl_ptr()).contiguous(), values, needed);
-        // The engine adds gradients as dense buffers.
-        GradientList out(next_edges.size());
-        for (size_t i = 0; i < grads.size() && i < out.size(); ++i)
-            if (needed[i] && grads[i].defined()) out[i] = grads[i].contiguous();
-        return out;
-    }
-    void release_variables() override {
-        saved.clear();
-        formula = nullptr;
-    }
+using LinalgFormula = std::function<std::vector<Tensor<T>>(const Tensor<T>& grad, const std::vector<Tensor<T>>& saved,
+                                                           const std::vector<bool>& needed)>;
 
-    std::string name_;
-    Formula formula;
-    std::vector<SavedVersion> saved;
-};
-
-/// Makes `result` the output of a LinalgNode.
+/// Makes `result` the output of a FunctionNode (autograd/function_node.hpp) running `f` over the
+/// saved tensors (detached, checked against in-place writes); the engine adds its gradients as
+/// dense buffers.
 template <class T>
 void attach(const Tensor<T>& result, std::string name, const std::vector<TensorBase>& inputs,
-            const std::vector<Tensor<T>>& to_save, typename LinalgNode<T>::Formula f) {
-    auto node = detail::make_pooled<LinalgNode<T>>(std::move(name), inputs, to_save, std::move(f));
-    bool any = false;
-    for (const Edge& e : node->next_edges) any = any || e.valid();
-    if (any) set_history(result, std::move(node));
+            const std::vector<Tensor<T>>& to_save, LinalgFormula<T> f) {
+    std::vector<Tensor<T>> saved;
+    std::vector<TensorBase> checked;
+    for (const Tensor<T>& t : to_save) {
+        saved.push_back(t.detach());
+        checked.push_back(saved.back());
+    }
+    std::vector<bool> needed;
+    for (const TensorBase& t : inputs) needed.push_back(t.defined() && requires_grad(t));
+    attach_function(result, std::move(name), inputs, checked,
+                    [saved = std::move(saved), needed, f = std::move(f)](const TensorBase& grad) {
+                        std::vector<Tensor<T>> grads = f(Tensor<T>(grad.impl_ptr()).contiguous(), saved, needed);
+                        grads.resize(needed.size());
+                        for (size_t i = 0; i < grads.size(); ++i)
+                            if (grads[i].defined()) grads[i] = grads[i].contiguous();
+                        return grads;
+                    });
 }
 
 /// The last two dims swapped (a view).
