@@ -166,6 +166,16 @@ for name in ["f1", "f2", "f3", "fnan", "d3", "fe"]:
 record("softmax", lambda x, dim: torch.softmax(x, dim), {"x": "f0d", "dim": 0})
 record("softmax", lambda x, dim: torch.softmax(x, dim), {"x": "f2", "dim": 2})
 
+# ---- activations of the element-wise table -------------------------------------------------------
+# (Not at x = +-3 exactly: PyTorch 1.13's vectorised hardswish backward takes x < 3 there, its scalar
+# loop x <= 3, so its gradient at 3 depends on the element's position.)
+INPUTS["act"] = torch.linspace(-6.1, 6.1, 23, dtype=torch.float64)
+INPUTS["act32"] = torch.linspace(-30.0, 30.0, 17)
+for name in ["act", "act32", "fnan", "f2", "fe"]:
+    for op, f in (("log_sigmoid", F.logsigmoid), ("hardsigmoid", F.hardsigmoid), ("hardswish", F.hardswish),
+                  ("mish", F.mish)):
+        record(op, lambda x, f=f: f(x), {"x": name}, grad=name != "fnan")
+
 # ---- cumsum, cumprod ---------------------------------------------------------------------------
 for name in ["f1", "f2", "f3", "fnan", "d3", "fe", "l2", "b2", "f0d"]:
     t = INPUTS[name]

@@ -97,6 +97,10 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
         if (op == "softmax") return k(softmax(x, c.dim()));
         if (op == "log_softmax") return k(log_softmax(x, c.dim()));
         if (op == "softmin") return k(softmin(x, c.dim()));
+        if (op == "log_sigmoid") return k(Tensor<T>(log_sigmoid(x)));
+        if (op == "hardsigmoid") return k(Tensor<T>(x.hardsigmoid()));
+        if (op == "hardswish") return k(Tensor<T>(hardswish(x)));
+        if (op == "mish") return k(Tensor<T>(mish(x)));
         const std::string reduction = c.has("reduction") ? c.arg("reduction") : "mean";
         auto input = [&](const std::string& key) { return make<T>(cases().inputs.at(c.arg(key))); };
         const Tensor<T> weight = c.has("weight") ? input("weight") : Tensor<T>();
@@ -121,7 +125,8 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
 /// The ops whose grad_fn PyTorch names as tenet does.
 const std::set<std::string> kNamedNodes = {"nansum",   "logsumexp", "var",  "std",   "softmax", "log_softmax",
                                            "softmin",  "cumsum",    "cumprod", "nll_loss", "sort", "msort",
-                                           "topk",     "kthvalue",  "median", "nanmedian"};
+                                           "topk",     "kthvalue",  "median", "nanmedian", "log_sigmoid",
+                                           "hardsigmoid", "hardswish", "mish"};
 
 void run_case(const Case& c) {
     INFO(c.line.substr(0, 300));
@@ -197,6 +202,10 @@ TEST_CASE("golden statistics: var, std, var_mean, std_mean", "[stats][golden]") 
 TEST_CASE("golden softmax, log_softmax, softmin", "[stats][golden]") { run_ops({"softmax", "log_softmax", "softmin"}); }
 
 TEST_CASE("golden scans: cumsum, cumprod", "[stats][golden]") { run_ops({"cumsum", "cumprod"}); }
+
+TEST_CASE("golden activations: log_sigmoid, hardsigmoid, hardswish, mish", "[stats][golden]") {
+    run_ops({"log_sigmoid", "hardsigmoid", "hardswish", "mish"});
+}
 
 TEST_CASE("golden sorting: sort, argsort, msort", "[stats][golden][sort]") { run_ops({"sort", "argsort", "msort"}); }
 
