@@ -13,6 +13,7 @@
 #include "tenet/ops/softmax.hpp"
 #include "tenet/ops/scan.hpp"
 #include "tenet/ops/sort.hpp"
+#include "tenet/ops/closeness.hpp"
 #include "tenet/nn/functional.hpp"
 
 #include "tenet/linalg/matmul.hpp"

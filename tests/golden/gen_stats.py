@@ -94,7 +94,7 @@ def args_text(kw):
 
 
 def tensor_args(kw):
-    return {k: (INPUTS[v] if k in ("x", "target", "weight") else v) for k, v in kw.items()}
+    return {k: (INPUTS[v] if k in ("x", "y", "target", "weight") else v) for k, v in kw.items()}
 
 
 def record(op, fn, kw, grad=True):
@@ -175,6 +175,16 @@ for name in ["act", "act32", "fnan", "f2", "fe"]:
     for op, f in (("log_sigmoid", F.logsigmoid), ("hardsigmoid", F.hardsigmoid), ("hardswish", F.hardswish),
                   ("mish", F.mish)):
         record(op, lambda x, f=f: f(x), {"x": name}, grad=name != "fnan")
+
+# ---- closeness -------------------------------------------------------------------------------------
+INPUTS["near"] = INPUTS["fnan"] * (1 + 1e-6 * torch.arange(12).reshape(3, 4)) + torch.tensor([1e-9, 0, 0, 2e-5])
+INPUTS["lnear"] = INPUTS["l2"] + torch.tensor([0, 1, 0, 0] * 3).reshape(3, 4)
+for x, y in (("fnan", "near"), ("fnan", "fnan"), ("l2", "lnear")):
+    for rtol, atol, equal_nan in ((1e-5, 1e-8, False), (0.0, 0.0, False), (1e-3, 0.0, True), (0.0, 1e-4, False)):
+        record("isclose", lambda x, y, rtol, atol, equal_nan: torch.isclose(x, y, rtol, atol, equal_nan),
+               {"x": x, "y": y, "rtol": rtol, "atol": atol, "equal_nan": equal_nan}, grad=False)
+for name in ["fnan", "l2", "b2", "f0d"]:
+    record("signbit", lambda x: torch.signbit(x), {"x": name}, grad=False)
 
 # ---- cumsum, cumprod ---------------------------------------------------------------------------
 for name in ["f1", "f2", "f3", "fnan", "d3", "fe", "l2", "b2", "f0d"]:

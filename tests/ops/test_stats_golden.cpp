@@ -91,6 +91,10 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
     if (op == "kthvalue") return pair(kthvalue(x, c.integer("k", 1), c.dim(), keepdim));
     if (op == "median") return c.has("dim") ? pair(median(x, c.dim(), keepdim)) : k(median(x));
     if (op == "nanmedian") return c.has("dim") ? pair(nanmedian(x, c.dim(), keepdim)) : k(nanmedian(x));
+    if (op == "isclose")
+        return k(Tensor<bool>(isclose(x, make<T>(cases().inputs.at(c.arg("y"))), c.number("rtol", 1e-5),
+                                      c.number("atol", 1e-8), c.flag("equal_nan"))));
+    if (op == "signbit") return k(Tensor<bool>(signbit(x)));
     if (op == "cumsum") return k(cumsum(x, c.dim()));
     if (op == "cumprod") return k(cumprod(x, c.dim()));
     if constexpr (FloatingElement<T>) {
@@ -203,6 +207,8 @@ TEST_CASE("golden softmax, log_softmax, softmin", "[stats][golden]") { run_ops({
 
 TEST_CASE("golden scans: cumsum, cumprod", "[stats][golden]") { run_ops({"cumsum", "cumprod"}); }
 
+TEST_CASE("golden closeness: isclose, signbit", "[stats][golden]") { run_ops({"isclose", "signbit"}); }
+
 TEST_CASE("golden activations: log_sigmoid, hardsigmoid, hardswish, mish", "[stats][golden]") {
     run_ops({"log_sigmoid", "hardsigmoid", "hardswish", "mish"});
 }
@@ -246,6 +252,11 @@ TEST_CASE("statistics and losses refuse bad arguments by name", "[stats][errors]
     CHECK_THROWS_AS(F::nll_loss(x, tensor({0L})), value_error);
     CHECK_THROWS_AS(F::cross_entropy(x, tensor({0L, 1L}), {}, -100, "mean", 1.5), value_error);
     CHECK_THROWS_AS(nanmean(tensor({1L, 2L})), dtype_error);
+    CHECK_THROWS_AS(isclose(x, tensor({{1L, 2L}, {3L, 4L}})), dtype_error);
+    CHECK_THROWS_AS(isclose(x, x, -1.0), value_error);
+    CHECK(allclose(x, x + 1e-7f));
+    CHECK_FALSE(equal(x, x.t()));
+    CHECK_FALSE(equal(x, x.index({0})));
 }
 
 TEST_CASE("softmax's saved result refuses an in-place change before backward", "[stats][autograd]") {

@@ -317,6 +317,16 @@ TENET_PREDICATE_FUNCTOR(IsNan, "isnan", std::isnan(x), false)
 TENET_PREDICATE_FUNCTOR(IsInf, "isinf", std::isinf(x), false)
 TENET_PREDICATE_FUNCTOR(IsFinite, "isfinite", std::isfinite(x), true)
 #undef TENET_PREDICATE_FUNCTOR
+/// signbit: the sign bit (-0.0 and -nan have it); negative integers; never for unsigned and bool.
+struct SignBit : PredicateRule {
+    static constexpr const char* name = "signbit";
+    template <class T>
+    TENET_HD bool operator()(T a) const {
+        if constexpr (FloatingElement<T>) return std::signbit(static_cast<opmath_t<T>>(a));
+        else if constexpr (std::is_signed_v<T>) return a < 0;
+        else return (void)a, false;
+    }
+};
 
 struct LogicalNot : PredicateRule {
     static constexpr const char* name = "logical_not";
