@@ -94,7 +94,7 @@ def args_text(kw):
 
 
 def tensor_args(kw):
-    return {k: (INPUTS[v] if k in ("x", "y", "target", "weight") else v) for k, v in kw.items()}
+    return {k: (INPUTS[v] if k in ("x", "y", "target", "weight", "prepend", "append") else v) for k, v in kw.items()}
 
 
 def record(op, fn, kw, grad=True):
@@ -192,6 +192,24 @@ for name in ["f1", "f2", "f3", "fnan", "d3", "fe", "l2", "b2", "f0d"]:
     for d in range(-max(t.dim(), 1), max(t.dim(), 1)):
         record("cumsum", lambda x, dim: torch.cumsum(x, dim), {"x": name, "dim": d}, grad=name != "fnan")
         record("cumprod", lambda x, dim: torch.cumprod(x, dim), {"x": name, "dim": d}, grad=name != "fnan")
+# Distinct values for the gradients of cummax and cummin (at a tie PyTorch's index moves on).
+INPUTS["uscan"] = (torch.randperm(12, generator=gen).to(torch.float64) - 6).reshape(3, 4) * 0.5
+for name in ["f1", "f2", "f3", "fnan", "d3", "fe", "l2", "f0d", "uscan"]:
+    t = INPUTS[name]
+    for d in range(-max(t.dim(), 1), max(t.dim(), 1)):
+        record("cummax", lambda x, dim: torch.cummax(x, dim), {"x": name, "dim": d}, grad=name == "uscan")
+        record("cummin", lambda x, dim: torch.cummin(x, dim), {"x": name, "dim": d}, grad=name == "uscan")
+        if t.dtype.is_floating_point:
+            record("logcumsumexp", lambda x, dim: torch.logcumsumexp(x, dim), {"x": name, "dim": d},
+                   grad=name != "fnan")
+for name in ["f2", "f3", "fnan", "l2", "b2", "d3"]:
+    t = INPUTS[name]
+    for d in range(-t.dim(), t.dim()):
+        for n in [1, 2, 3]:
+            record("diff", lambda x, n, dim: torch.diff(x, n, dim), {"x": name, "n": n, "dim": d},
+                   grad=name not in ("fnan", "l2", "b2"))
+record("diff", lambda x, n, dim, prepend, append: torch.diff(x, n, dim, prepend=prepend, append=append),
+       {"x": "f2", "n": 1, "dim": 1, "prepend": "f2", "append": "f2"}, grad=False)
 zeros = torch.tensor([[2.0, 0.0, 3.0, 0.0, 5.0], [1.5, 0.0, 2.0, 4.0, 1.0]], dtype=torch.float64)
 INPUTS["zeros"] = zeros
 record("cumprod", lambda x, dim: torch.cumprod(x, dim), {"x": "zeros", "dim": 1})

@@ -42,7 +42,7 @@ using golden::make;
 using golden::parse_tensor;
 
 /// The ops that run on the host only for now (their kernels are host loops).
-const std::set<std::string> kHostOnly = {"cumsum", "cumprod", "nll_loss", "cross_entropy", "sort",  "argsort",
+const std::set<std::string> kHostOnly = {"cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "nll_loss", "cross_entropy", "sort",  "argsort",
                                          "msort",  "topk",    "kthvalue", "median",        "nanmedian"};
 
 /// PyTorch's values within 2e-5 (float32 values: PyTorch accumulates float32 in float, tenet in
@@ -95,6 +95,14 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
         return k(Tensor<bool>(isclose(x, make<T>(cases().inputs.at(c.arg("y"))), c.number("rtol", 1e-5),
                                       c.number("atol", 1e-8), c.flag("equal_nan"))));
     if (op == "signbit") return k(Tensor<bool>(signbit(x)));
+    if (op == "cummax") return pair(cummax(x, c.dim()));
+    if (op == "cummin") return pair(cummin(x, c.dim()));
+    if (op == "diff") {
+        auto side = [&](const char* key) { return c.has(key) ? make<T>(cases().inputs.at(c.arg(key))) : Tensor<T>(); };
+        return k(diff(x, c.integer("n", 1), c.dim(), side("prepend"), side("append")));
+    }
+    if constexpr (FloatingElement<T>)
+        if (op == "logcumsumexp") return k(logcumsumexp(x, c.dim()));
     if (op == "cumsum") return k(cumsum(x, c.dim()));
     if (op == "cumprod") return k(cumprod(x, c.dim()));
     if constexpr (FloatingElement<T>) {
@@ -130,7 +138,8 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
 const std::set<std::string> kNamedNodes = {"nansum",   "logsumexp", "var",  "std",   "softmax", "log_softmax",
                                            "softmin",  "cumsum",    "cumprod", "nll_loss", "sort", "msort",
                                            "topk",     "kthvalue",  "median", "nanmedian", "log_sigmoid",
-                                           "hardsigmoid", "hardswish", "mish"};
+                                           "hardsigmoid", "hardswish", "mish", "cummax", "cummin",
+                                           "logcumsumexp"};
 
 void run_case(const Case& c) {
     INFO(c.line.substr(0, 300));
@@ -205,7 +214,9 @@ TEST_CASE("golden statistics: var, std, var_mean, std_mean", "[stats][golden]") 
 
 TEST_CASE("golden softmax, log_softmax, softmin", "[stats][golden]") { run_ops({"softmax", "log_softmax", "softmin"}); }
 
-TEST_CASE("golden scans: cumsum, cumprod", "[stats][golden]") { run_ops({"cumsum", "cumprod"}); }
+TEST_CASE("golden scans: cumsum, cumprod, cummax, cummin, logcumsumexp, diff", "[stats][golden]") {
+    run_ops({"cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "diff"});
+}
 
 TEST_CASE("golden closeness: isclose, signbit", "[stats][golden]") { run_ops({"isclose", "signbit"}); }
 

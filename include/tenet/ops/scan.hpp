@@ -1,5 +1,5 @@
 #pragma once
-// The scans along a dim: cumsum and cumprod, as torch.cumsum and torch.cumprod.
+// The scans along a dim, as PyTorch's: cumsum, cumprod, cummax, cummin, logcumsumexp; and diff.
 //
 // Integer and bool inputs give int64 (wrapping around as PyTorch's), floating inputs keep their
 // type and accumulate in double; R names another result type (PyTorch's dtype
@@ -8,13 +8,18 @@
 // exact where the input has zeros (the first zero of a row gets the product of the others).
 
 #include "tenet/config.hpp"
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <vector>
 #include <type_traits>
 
 #include "tenet/core/hooks.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/ops/reducers.hpp"
+#include "tenet/ops/join.hpp"
 #include "tenet/ops/softmax.hpp"
+#include "tenet/ops/sort.hpp"
 
 namespace tenet::inline TENET_ABI {
 
@@ -132,6 +137,81 @@ Tensor<R> scan_impl(const Tensor<T>& input, int64_t dim, ScanKind kind, const ch
     return y;
 }
 
+/// cummax (IsMax) or cummin along the middle dim of s: the running extreme and the index where it
+/// was last reached (ties move the index forward, as PyTorch's >=); NaN, once seen, stays, at
+/// the index of the latest NaN.
+template <bool IsMax, class T>
+void cumulative_extreme_rows(const T* x, T* values, int64_t* indices, DimSplit s) {
+    for_each_row(s, [&](int64_t row, int64_t n, int64_t stride) {
+        T best{};
+        int64_t at = 0;
+        for (int64_t k = 0; k < n; ++k) {
+            const T v = x[row + k * stride];
+            bool take = k == 0;
+            if constexpr (FloatingElement<T>) take = take || v != v || (best == best && (IsMax ? v >= best : v <= best));
+            else take = take || (IsMax ? v >= best : v <= best);
+            if (take) best = v, at = k;
+            values[row + k * stride] = best;
+            indices[row + k * stride] = at;
+        }
+    });
+}
+
+/// log(exp(a) + exp(b)) without overflow (PyTorch's _log_add_exp_helper: equal infinities stay,
+/// NaN propagates).
+template <class A>
+A log_add_exp(A a, A b) {
+    if (a != a || b != b) return std::numeric_limits<A>::quiet_NaN();
+    const A lo = std::min(a, b), hi = std::max(a, b);
+    if (lo != hi || std::isfinite(lo)) return hi + std::log1p(std::exp(lo - hi));
+    return a;
+}
+
+/// logcumsumexp along the middle dim of s, in double.
+template <class T>
+void logcumsumexp_rows(const T* x, T* y, DimSplit s) {
+    for_each_row(s, [&](int64_t row, int64_t n, int64_t stride) {
+        double acc = -std::numeric_limits<double>::infinity();
+        for (int64_t k = 0; k < n; ++k) {
+            acc = log_add_exp(acc, convert<double>(x[row + k * stride]));
+            y[row + k * stride] = convert<T>(acc);
+        }
+    });
+}
+
+/// logcumsumexp's input gradient: dx_j = sum_{k >= j} g_k exp(x_j - y_k), summed in log space
+/// (positive and negative g apart, as PyTorch's logcumsumexp_backward) so nothing overflows.
+template <class T>
+void logcumsumexp_backward_rows(const T* x, const T* y, const T* g, T* dx, DimSplit s) {
+    constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+    for_each_row(s, [&](int64_t row, int64_t n, int64_t stride) {
+        double pos = kMinusInf, neg = kMinusInf;
+        for (int64_t k = n; k-- > 0;) {
+            const int64_t j = row + k * stride;
+            const double gk = convert<double>(g[j]), log_g = std::log(std::abs(gk)) - convert<double>(y[j]);
+            pos = log_add_exp(pos, gk > 0 ? log_g : kMinusInf);
+            neg = log_add_exp(neg, gk < 0 ? log_g : kMinusInf);
+            const double xj = convert<double>(x[j]);
+            dx[j] = convert<T>(std::exp(pos + xj) - std::exp(neg + xj));
+        }
+    });
+}
+
+/// cummax or cummin of a host tensor along dim, recorded as PyTorch records them.
+template <bool IsMax, class T>
+auto cumulative_extreme(const Tensor<T>& input, int64_t dim) {
+    const char* op = IsMax ? "cummax" : "cummin";
+    check_host_access(input, op);
+    const int64_t d = sort_dim(input, dim, op);
+    const Tensor<T> x = input.contiguous();
+    std::conditional_t<IsMax, return_types::cummax<T>, return_types::cummin<T>> r{empty<T>(x.sizes()),
+                                                                                  empty<int64_t>(x.sizes())};
+    if (x.numel() > 0)
+        cumulative_extreme_rows<IsMax>(x.data_ptr(), r.values.data_ptr(), r.indices.data_ptr(), split_at_dim(x.sizes(), d));
+    record_through_indices(IsMax ? "CummaxBackward0" : "CumminBackward0", input, r.values, r.indices, d);
+    return r;
+}
+
 /// cumsum's and cumprod's result type: R when named, else int64 for integers and bool.
 template <class R, class V>
 using scan_result_t = std::conditional_t<std::is_void_v<R>, sum_result_t<V>, R>;
@@ -153,6 +233,63 @@ auto cumprod(const X& x, int64_t dim) {
     using In = std::conditional_t<std::is_void_v<R>, V, R>;  // PyTorch casts the input to dtype first
     return detail::scan_impl<detail::scan_result_t<R, V>>(detail::as_tensor_of<In>(x), dim, detail::ScanKind::Prod,
                                                           "cumprod");
+}
+
+/// torch.cummax(x, dim): {values, indices} of the running maximum (host tensors).
+template <class T>
+return_types::cummax<T> cummax(const Tensor<T>& x, int64_t dim) {
+    return detail::cumulative_extreme<true>(x, dim);
+}
+/// torch.cummin(x, dim): {values, indices} of the running minimum (host tensors).
+template <class T>
+return_types::cummin<T> cummin(const Tensor<T>& x, int64_t dim) {
+    return detail::cumulative_extreme<false>(x, dim);
+}
+
+/// torch.logcumsumexp(x, dim): log(cumsum(exp(x))) computed stably (floating host tensors).
+template <class T>
+Tensor<T> logcumsumexp(const Tensor<T>& input, int64_t dim) {
+    static_assert(FloatingElement<T>, "tenet: logcumsumexp takes floating tensors (as PyTorch)");
+    const char* op = "logcumsumexp";
+    detail::check_host_access(input, op);
+    const int64_t d = detail::sort_dim(input, dim, op);
+    const Tensor<T> x = input.contiguous();
+    Tensor<T> y = empty<T>(x.sizes());
+    const detail::DimSplit s = detail::split_at_dim(x.sizes(), d);
+    if (x.numel() > 0) detail::logcumsumexp_rows(x.data_ptr(), y.data_ptr(), s);
+    const Tensor<T> saved_x = x.detach(), saved_y = y.detach();
+    detail::record_function(
+        "LogcumsumexpBackward0", y, {saved_x, saved_y},
+        [saved_x, saved_y, s](const TensorBase& grad) {
+            const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
+            Tensor<T> dx = empty<T>(g.sizes());
+            if (dx.numel() > 0)
+                detail::logcumsumexp_backward_rows(saved_x.data_ptr(), saved_y.data_ptr(), g.data_ptr(), dx.data_ptr(), s);
+            return std::array<TensorBase, 1>{dx};
+        },
+        input);
+    return y;
+}
+
+/// torch.diff(x, n = 1, dim = -1, prepend, append): the n-th forward difference along dim, with
+/// prepend and append (undefined: none) joined on first; bool tensors give x[i+1] != x[i].
+template <class T>
+Tensor<T> diff(const Tensor<T>& input, int64_t n = 1, int64_t dim = -1, const Tensor<T>& prepend = {},
+               const Tensor<T>& append = {}) {
+    if (input.dim() == 0) detail::fail<value_error>("diff expects input to be at least one-dimensional");
+    if (n < 0) detail::fail<value_error>("order must be non-negative but got ", n);
+    const int64_t d = detail::wrap_dim(dim, input.dim(), "diff");
+    std::vector<Tensor<T>> parts;
+    if (prepend.defined()) parts.push_back(prepend);
+    parts.push_back(input);
+    if (append.defined()) parts.push_back(append);
+    Tensor<T> x = parts.size() == 1 ? input : cat(parts, d);
+    for (int64_t step = 0; step < n && x.size(d) > 0; ++step) {
+        const int64_t len = x.size(d) - 1;
+        if constexpr (std::is_same_v<T, bool>) x = Tensor<bool>(x.narrow(d, 1, len) != x.narrow(d, 0, len));
+        else x = Tensor<T>(x.narrow(d, 1, len) - x.narrow(d, 0, len));
+    }
+    return x;
 }
 
 // Methods of Tensor and of expressions (declared in core/value_methods.hpp).

@@ -36,7 +36,7 @@
 namespace tenet::inline TENET_ABI {
 
 namespace return_types {
-/// The results of sort, topk, kthvalue, median(dim) and nanmedian(dim): values and their
+/// The results of sort, topk, kthvalue, median(dim), nanmedian(dim), cummax and cummin: values and their
 /// indices along the dim; they print as PyTorch's torch.return_types (with tenet's prefix).
 #define TENET_VALUES_INDICES(NAME)                                                                  \
     template <class T>                                                                              \
@@ -53,6 +53,8 @@ TENET_VALUES_INDICES(topk)
 TENET_VALUES_INDICES(kthvalue)
 TENET_VALUES_INDICES(median)
 TENET_VALUES_INDICES(nanmedian)
+TENET_VALUES_INDICES(cummax)
+TENET_VALUES_INDICES(cummin)
 #undef TENET_VALUES_INDICES
 }  // namespace return_types
 
