@@ -268,6 +268,10 @@ auto reduce_row(const X& x, const std::optional<IntArray>& dims, bool keepdim, d
     using R = typename Row::template reducer<V>;
     using O = typename R::out_t;
     if constexpr (Row::dtypes == DTypeRule::floating_dtype && !FloatingElement<V>) {
+        if constexpr (K == ReduceKind::mean)  // PyTorch's own words for mean
+            fail<dtype_error>("mean(): could not infer output dtype. Input dtype must be either a floating point or "
+                              "complex dtype. Got: ",
+                              dtype_of<V>);
         fail<dtype_error>(Row::name, "(): expected a floating point input, but got ", dtype_of<V>);
         return Tensor<O>();
     } else {

@@ -216,23 +216,26 @@ auto cumulative_extreme(const Tensor<T>& input, int64_t dim) {
 template <class R, class V>
 using scan_result_t = std::conditional_t<std::is_void_v<R>, sum_result_t<V>, R>;
 
+/// cumsum or cumprod of x (a tensor or an expression), converted to R first when R is named (as
+/// PyTorch casts the input to dtype).
+template <class R, class X>
+auto scan_of(const X& x, int64_t dim, ScanKind kind, const char* op) {
+    using V = typename expr::node_t<X>::value_type;
+    using In = std::conditional_t<std::is_void_v<R>, V, R>;
+    return scan_impl<scan_result_t<R, V>>(as_tensor_of<In>(x), dim, kind, op);
+}
+
 }  // namespace detail
 
 /// torch.cumsum(x, dim): running sums along dim (host tensors). R: the result type.
 template <class R = void, expr::TensorOperand X>
 auto cumsum(const X& x, int64_t dim) {
-    using V = typename expr::node_t<X>::value_type;
-    using In = std::conditional_t<std::is_void_v<R>, V, R>;  // PyTorch casts the input to dtype first
-    return detail::scan_impl<detail::scan_result_t<R, V>>(detail::as_tensor_of<In>(x), dim, detail::ScanKind::Sum,
-                                                          "cumsum");
+    return detail::scan_of<R>(x, dim, detail::ScanKind::Sum, "cumsum");
 }
 /// torch.cumprod(x, dim): running products along dim (host tensors). R: the result type.
 template <class R = void, expr::TensorOperand X>
 auto cumprod(const X& x, int64_t dim) {
-    using V = typename expr::node_t<X>::value_type;
-    using In = std::conditional_t<std::is_void_v<R>, V, R>;  // PyTorch casts the input to dtype first
-    return detail::scan_impl<detail::scan_result_t<R, V>>(detail::as_tensor_of<In>(x), dim, detail::ScanKind::Prod,
-                                                          "cumprod");
+    return detail::scan_of<R>(x, dim, detail::ScanKind::Prod, "cumprod");
 }
 
 /// torch.cummax(x, dim): {values, indices} of the running maximum (host tensors).

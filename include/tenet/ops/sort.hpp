@@ -28,6 +28,7 @@
 #include <hwy/contrib/sort/vqsort.h>
 #endif
 
+#include "tenet/backend/host/strided_loop.hpp"
 #include "tenet/core/hooks.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/ops/creation.hpp"
@@ -67,20 +68,22 @@ template <class T>
 using order_key_t = std::conditional_t<sizeof(T) <= 4, uint32_t, uint64_t>;
 
 /// v's key: unsigned order of keys is PyTorch's order of values (NaN greatest, -0 == +0).
+/// Branch-free (integer selects), so that the loops that pack a row vectorise.
 template <class T>
-order_key_t<T> order_key(T v) {
+TENET_ALWAYS_INLINE inline order_key_t<T> order_key(T v) {
     using K = order_key_t<T>;
+    constexpr K sign = K(1) << (sizeof(K) * 8 - 1);
     if constexpr (FloatingElement<T>) {
         using F = std::conditional_t<sizeof(T) <= 4, float, double>;
-        F f = convert<F>(v);
-        if (f != f) f = std::numeric_limits<F>::quiet_NaN();  // one NaN: above +inf
-        if (f == 0) f = 0;                                     // -0 sorts with +0
-        const K bits = std::bit_cast<K>(f);
-        constexpr K sign = K(1) << (sizeof(K) * 8 - 1);
-        return (bits & sign) ? ~bits : (bits | sign);
+        const F f = convert<F>(v);
+        K bits = std::bit_cast<K>(f);
+        bits = f != f ? std::bit_cast<K>(std::numeric_limits<F>::quiet_NaN()) : bits;  // one NaN: above +inf
+        bits = (bits << 1) == 0 ? K(0) : bits;                                          // -0 sorts with +0
+        const K flip = K(0) - (bits >> (sizeof(K) * 8 - 1));  // all ones for negative values
+        return bits ^ (flip | sign);
     } else if constexpr (std::is_signed_v<T>) {
         using S = std::make_signed_t<K>;
-        return static_cast<K>(static_cast<S>(v)) ^ (K(1) << (sizeof(K) * 8 - 1));
+        return static_cast<K>(static_cast<S>(v)) ^ sign;
     } else {
         return static_cast<K>(v);
     }
@@ -89,7 +92,7 @@ order_key_t<T> order_key(T v) {
 /// The value whose order key is `key` (order_key's inverse). NaN and zero come back canonical
 /// (a positive quiet NaN, +0): for those the caller reads the element itself.
 template <class T>
-T value_of_key(order_key_t<T> key) {
+TENET_ALWAYS_INLINE inline T value_of_key(order_key_t<T> key) {
     using K = order_key_t<T>;
     constexpr K sign = K(1) << (sizeof(K) * 8 - 1);
     if constexpr (FloatingElement<T>) {
@@ -122,8 +125,9 @@ template <class T>
 using packed_t = std::conditional_t<sizeof(T) <= 4, uint64_t, Packed128>;
 
 template <class T>
-packed_t<T> pack(T v, int64_t index, bool descending) {
-    const auto key = descending ? ~order_key(v) : order_key(v);
+TENET_ALWAYS_INLINE inline packed_t<T> pack(T v, int64_t index, bool descending) {
+    using K = order_key_t<T>;
+    const K key = order_key(v) ^ (K(0) - K(descending));  // descending: the keys inverted
     if constexpr (sizeof(T) <= 4) return (uint64_t{key} << 32) | static_cast<uint64_t>(index);
     else return Packed128{static_cast<uint64_t>(index), key};
 }
@@ -205,13 +209,16 @@ return_types::sort<T> sort_impl(const Tensor<T>& input, int64_t dim, bool descen
     const T* xp = x.data_ptr();
     T* vp = r.values.data_ptr();
     int64_t* ip = r.indices.data_ptr();
+    packed_t<T>* kp = keys.data();
     for_each_row(s, [&](int64_t row, int64_t n, int64_t stride) {
-        for (int64_t k = 0; k < n; ++k) keys[static_cast<size_t>(k)] = pack(xp[row + k * stride], k, descending);
-        sort_packed(keys.data(), static_cast<size_t>(n));
+        TENET_SIMD_LOOP
+        for (int64_t k = 0; k < n; ++k) kp[k] = pack(xp[row + k * stride], k, descending);
+        sort_packed(kp, static_cast<size_t>(n));
+        TENET_SIMD_LOOP
         for (int64_t k = 0; k < n; ++k) {
             // The value from its key (a stream, not a gather), but for zero and NaN, whose keys
             // dropped the sign and the payload.
-            const auto& p = keys[static_cast<size_t>(k)];
+            const auto& p = kp[k];
             const int64_t from = packed_index(p);
             const auto key = static_cast<order_key_t<T>>(packed_key(p));
             const T v = value_of_key<T>(descending ? static_cast<order_key_t<T>>(~key) : key);
