@@ -75,11 +75,32 @@ struct GoldenFile {
     std::vector<Case> cases;
 };
 
-/// Reads a golden file (a path beside the test's source, for example).
+/// Where the data file `name` beside the test source `source` (its __FILE__) is. __FILE__ is
+/// relative to the build directory when the build passes relative paths (ccache's base_dir, as
+/// CI sets it): then the file is looked for from the current directory and up to three above,
+/// by its path from `tests/` on, so a binary finds it whether it runs in the build tree or at
+/// the repository root.
+inline std::filesystem::path golden_path(const char* source, const char* name) {
+    namespace fs = std::filesystem;
+    const fs::path beside = fs::path(source).parent_path() / name;
+    if (fs::exists(beside)) return beside;
+    fs::path from_tests;  // beside, from its "tests" component on
+    bool seen = false;
+    for (const fs::path& part : beside) {
+        if (part == "tests") seen = true;
+        if (seen) from_tests /= part;
+    }
+    fs::path up;
+    for (int level = 0; level <= 3 && !from_tests.empty(); ++level, up /= "..")
+        if (fs::exists(up / from_tests)) return up / from_tests;
+    return beside;  // not found: read_golden says where it looked
+}
+
+/// Reads a golden file (golden_path finds it).
 inline GoldenFile read_golden(const std::filesystem::path& path) {
     GoldenFile c;
     std::ifstream file(path);
-    INFO(path);
+    INFO("golden data file " << path << " (from the current directory " << std::filesystem::current_path() << ")");
     REQUIRE(file);
     for (std::string line; std::getline(file, line);) {
         if (line.empty() || line[0] == '#') continue;

@@ -32,7 +32,7 @@ namespace {
 
 const golden::GoldenFile& cases() {
     static const golden::GoldenFile all =
-        golden::read_golden(std::filesystem::path(__FILE__).parent_path() / "stats_cases.txt");
+        golden::read_golden(golden::golden_path(__FILE__, "stats_cases.txt"));
     return all;
 }
 

@@ -17,7 +17,7 @@ namespace {
 
 const golden::GoldenFile& cases() {
     static const golden::GoldenFile all =
-        golden::read_golden(std::filesystem::path(__FILE__).parent_path() / "optim_cases.txt");
+        golden::read_golden(golden::golden_path(__FILE__, "optim_cases.txt"));
     return all;
 }
 
