@@ -60,6 +60,34 @@ void check_same_shape(const Tensor<T>& input, const Tensor<U>& target, const cha
                           input.sizes(), ")");
 }
 
+/// Each target's class weight (`weight[c]`, or 1 without weights; 0 where the target is
+/// ignore_index) and their total, the divisor of the mean reduction. Raises value_error for a
+/// weight that is not one per class, index_error for a class index outside [0, C).
+struct TargetWeights {
+    std::vector<double> of_target;
+    double total = 0;
+};
+template <class T>
+TargetWeights target_weights(const Tensor<int64_t>& target, const Tensor<T>& weight, int64_t C, int64_t ignore_index,
+                             const char* op) {
+    if (weight.defined() && (weight.dim() != 1 || weight.size(0) != C))
+        fail<value_error>(op, ": weight tensor should be defined either for all ", C,
+                          " classes or no classes but got weight tensor of shape: ", weight.sizes());
+    const Tensor<int64_t> t = target.contiguous();
+    const Tensor<T> w = weight.defined() ? weight.contiguous() : Tensor<T>();
+    TargetWeights r;
+    r.of_target.resize(static_cast<size_t>(t.numel()));
+    for (int64_t j = 0; j < t.numel(); ++j) {
+        const int64_t c = t.data_ptr()[j];
+        if (c == ignore_index) continue;
+        if (c < 0 || c >= C) fail<index_error>(op, ": Target ", c, " is out of bounds (", C, " classes)");
+        const double wc = w.defined() ? convert<double>(w.data_ptr()[c]) : 1.0;
+        r.of_target[static_cast<size_t>(j)] = wc;
+        r.total += wc;
+    }
+    return r;
+}
+
 /// nll_loss on input [N, C, S...] seen as [N, C, S] and target [N, S] (or input [C], target []).
 template <class T>
 Tensor<T> nll_loss_impl(const Tensor<T>& input, const Tensor<int64_t>& target, const Tensor<T>& weight,
@@ -77,33 +105,22 @@ Tensor<T> nll_loss_impl(const Tensor<T>& input, const Tensor<int64_t>& target, c
     if (target.sizes() != want)
         fail<value_error>(op, ": expected target of size ", want, " for input of size ", input.sizes(), ", got ",
                           target.sizes());
-    if (weight.defined() && (weight.dim() != 1 || weight.size(0) != C))
-        fail<value_error>(op, ": weight tensor should be defined either for all ", C,
-                          " classes or no classes but got weight tensor of shape: ", weight.sizes());
+    TargetWeights tw = target_weights(target, weight, C, ignore_index, op);
+    std::vector<double> weights = std::move(tw.of_target);
+    const double total_weight = tw.total;
     const int64_t S = N == 0 || C == 0 ? 0 : input.numel() / (N * C);
     const Tensor<T> x = input.contiguous();
     const Tensor<int64_t> t = target.contiguous();
-    const Tensor<T> w = weight.defined() ? weight.contiguous() : Tensor<T>();
     const T* xp = x.data_ptr();
     const int64_t* tp = t.data_ptr();
-    const T* wp = w.defined() ? w.data_ptr() : nullptr;
-    // Per target element: its loss -w[c] * x[n, c, s], and its weight (0 where ignored).
+    // Per target element its loss, -w[c] * x[n, c, s] (0 where ignored).
     Tensor<T> losses(make_contiguous_impl(target.sizes(), dtype_of<T>, input.device()));
-    std::vector<double> weights(static_cast<size_t>(N * S));
-    double total_weight = 0;
     for (int64_t n = 0; n < N; ++n)
         for (int64_t s = 0; s < S; ++s) {
-            const int64_t j = n * S + s, c = tp[j];
-            if (c == ignore_index) {
-                losses.data_ptr()[j] = T(0);
-                weights[static_cast<size_t>(j)] = 0;
-                continue;
-            }
-            if (c < 0 || c >= C) fail<index_error>(op, ": Target ", c, " is out of bounds (", C, " classes)");
-            const double wc = wp ? convert<double>(wp[c]) : 1.0;
-            weights[static_cast<size_t>(j)] = wc;
-            total_weight += wc;
-            losses.data_ptr()[j] = convert<T>(-wc * convert<double>(xp[(n * C + c) * S + s]));
+            const int64_t j = n * S + s;
+            losses.data_ptr()[j] = tp[j] == ignore_index
+                                       ? T(0)
+                                       : convert<T>(-weights[static_cast<size_t>(j)] * convert<double>(xp[(n * C + tp[j]) * S + s]));
         }
     Tensor<T> result;
     if (reduction == Reduction::None) {
@@ -147,17 +164,15 @@ Tensor<T> cross_entropy_rows(const Tensor<T>& input, const Tensor<int64_t>& targ
     if (target.sizes() != IntArray{N})
         fail<value_error>(op, ": expected target of size ", IntArray{N}, " for input of size ", input.sizes(), ", got ",
                           target.sizes());
-    if (weight.defined() && (weight.dim() != 1 || weight.size(0) != C))
-        fail<value_error>(op, ": weight tensor should be defined either for all ", C,
-                          " classes or no classes but got weight tensor of shape: ", weight.sizes());
+    TargetWeights tw = target_weights(target, weight, C, ignore_index, op);
+    std::vector<double> row_weight = std::move(tw.of_target);
+    const double total_weight = tw.total;
     using Cmp = softmax_compute_t<T>;
     const Tensor<T> x = input.contiguous().detach();
     const Tensor<int64_t> t = target.contiguous();
-    const Tensor<T> w = weight.defined() ? weight.contiguous() : Tensor<T>();
     std::vector<Cmp> lse(static_cast<size_t>(N));
-    std::vector<double> row_weight(static_cast<size_t>(N));
     Tensor<T> losses(make_contiguous_impl({N}, dtype_of<T>, input.device()));
-    double total = 0, total_weight = 0;
+    double total = 0;
     const T* xp = x.data_ptr();
     run_vectorised([&] {
         for (int64_t r = 0; r < N; ++r) {
@@ -166,15 +181,12 @@ Tensor<T> cross_entropy_rows(const Tensor<T>& input, const Tensor<int64_t>& targ
                 losses.data_ptr()[r] = T(0);
                 continue;
             }
-            if (c < 0 || c >= C) fail<index_error>(op, ": Target ", c, " is out of bounds (", C, " classes)");
-            const double wr = w.defined() ? convert<double>(w.data_ptr()[c]) : 1.0;
+            const double wr = row_weight[static_cast<size_t>(r)];
             const Cmp l = row_logsumexp<Cmp>(xp + r * C, C, Cmp(1));
             lse[static_cast<size_t>(r)] = l;
-            row_weight[static_cast<size_t>(r)] = wr;
             const double loss = wr * (static_cast<double>(l) - convert<double>(xp[r * C + c]));
             losses.data_ptr()[r] = convert<T>(loss);
             total += loss;
-            total_weight += wr;
         }
     });
     Tensor<T> result = reduction == Reduction::None ? losses
@@ -195,7 +207,7 @@ Tensor<T> cross_entropy_rows(const Tensor<T>& input, const Tensor<int64_t>& targ
                     T* dr = d + r * C;
                     const T* xr = xp + r * C;
                     TENET_SIMD_LOOP
-                    for (int64_t j = 0; j < C; ++j) dr[j] = static_cast<T>(coef * exp_of(static_cast<Cmp>(xr[j]) - l));
+                    for (int64_t j = 0; j < C; ++j) dr[j] = static_cast<T>(coef * tenet::detail::exp(static_cast<Cmp>(xr[j]) - l));
                     if (row_weight[static_cast<size_t>(r)] != 0) {
                         const int64_t c = t.data_ptr()[r];
                         dr[c] = static_cast<T>(static_cast<Cmp>(dr[c]) - coef);
@@ -290,14 +302,7 @@ Tensor<T> cross_entropy(const Tensor<T>& input, const Tensor<int64_t>& target, c
     Tensor<T> term;
     if (r == detail::Reduction::Mean) {
         // Divided by the kept targets' total weight (their number without weights), as nll_loss.
-        const Tensor<int64_t> classes = target.contiguous();
-        const Tensor<T> w = weight.defined() ? weight.contiguous() : Tensor<T>();
-        double total = 0;
-        for (int64_t j = 0; j < classes.numel(); ++j) {
-            const int64_t c = classes.data_ptr()[j];
-            if (c != ignore_index) total += w.defined() ? convert<double>(w.data_ptr()[c]) : 1.0;
-        }
-        term = Tensor<T>(sum(smooth) / total);
+        term = Tensor<T>(sum(smooth) / detail::target_weights(target, weight, C, ignore_index, "cross_entropy").total);
     } else if (r == detail::Reduction::Sum) {
         term = sum(smooth);
     } else {

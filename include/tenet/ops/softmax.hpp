@@ -3,7 +3,7 @@
 //
 // On the host each is one kernel over the input seen as [outer, n, inner] (n: the dim): per row,
 // the maximum, then the sum of exp(x - max) (softmax keeps those exps and scales them), in the
-// CPU's widest vectors (float32's exp is simd_exp). The backward is one pass of the same shape:
+// CPU's widest vectors (detail::exp: simd_exp in float). The backward is one pass of the same shape:
 // softmax dx = y * (g - sum(g * y)), log_softmax dx = g - exp(y) * sum(g), as PyTorch's
 // SoftmaxBackward0 and LogSoftmaxBackward0. Tensors on a device take the same formulas as
 // expressions (amax, exp, sum), evaluated there, with the same node.
@@ -47,12 +47,6 @@ inline DimSplit split_at_dim(const IntArray& sizes, int64_t dim) {
 /// The type softmax computes in: float for float32 and the 16-bit floats, double for double.
 template <class T>
 using softmax_compute_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
-
-template <class C>
-TENET_ALWAYS_INLINE inline C exp_of(C v) {
-    if constexpr (std::is_same_v<C, float>) return simd_exp(v);
-    else return std::exp(v);
-}
 
 enum class SoftmaxKind { Softmax, LogSoftmax };
 
@@ -99,7 +93,7 @@ TENET_ALWAYS_INLINE inline C row_max(const T* x, int64_t n, C sign) {
     return lanes_max(mx, nan);
 }
 
-/// sum(exp(sign * x - m)) over a contiguous row; with `store`, each exp is written to y too.
+/// sum(detail::exp(sign * x - m)) over a contiguous row; with `store`, each exp is written to y too.
 template <class C, class T>
 TENET_ALWAYS_INLINE inline C row_sum_exp(const T* x, T* y, int64_t n, C sign, C m) {
     constexpr int L = kSoftmaxLanes;
@@ -108,13 +102,13 @@ TENET_ALWAYS_INLINE inline C row_sum_exp(const T* x, T* y, int64_t n, C sign, C 
     for (int64_t j = 0; j < full; j += L) {
         TENET_SIMD_LOOP
         for (int l = 0; l < L; ++l) {
-            const C e = exp_of(sign * static_cast<C>(x[j + l]) - m);
+            const C e = detail::exp(sign * static_cast<C>(x[j + l]) - m);
             z[l] += e;
             if (y) y[j + l] = static_cast<T>(e);
         }
     }
     for (int64_t j = full; j < n; ++j) {
-        const C e = exp_of(sign * static_cast<C>(x[j]) - m);
+        const C e = detail::exp(sign * static_cast<C>(x[j]) - m);
         z[0] += e;
         if (y) y[j] = static_cast<T>(e);
     }
@@ -158,7 +152,7 @@ TENET_ALWAYS_INLINE inline void softmax_backward_row(const T* y, const T* g, T* 
     if (log) {
         TENET_SIMD_LOOP
         for (int64_t j = 0; j < n; ++j)
-            dx[j] = static_cast<T>(sign * (static_cast<C>(g[j]) - exp_of(static_cast<C>(y[j])) * dot));
+            dx[j] = static_cast<T>(sign * (static_cast<C>(g[j]) - detail::exp(static_cast<C>(y[j])) * dot));
     } else {
         TENET_SIMD_LOOP
         for (int64_t j = 0; j < n; ++j)
@@ -194,10 +188,10 @@ void softmax_forward(const T* x, T* y, DimSplit s, SoftmaxKind kind, bool negate
                 }
             for (int64_t k = 0; k < s.n; ++k) {
                 if (log) {
-                    for (int64_t i = 0; i < inner; ++i) z[i] += exp_of(sign * static_cast<C>(xo[k * inner + i]) - m[i]);
+                    for (int64_t i = 0; i < inner; ++i) z[i] += detail::exp(sign * static_cast<C>(xo[k * inner + i]) - m[i]);
                 } else {
                     for (int64_t i = 0; i < inner; ++i) {
-                        const C e = exp_of(sign * static_cast<C>(xo[k * inner + i]) - m[i]);
+                        const C e = detail::exp(sign * static_cast<C>(xo[k * inner + i]) - m[i]);
                         z[i] += e;
                         yo[k * inner + i] = static_cast<T>(e);
                     }
@@ -245,7 +239,7 @@ void softmax_backward(const T* y, const T* g, T* dx, DimSplit s, SoftmaxKind kin
                 for (int64_t i = 0; i < inner; ++i) {
                     const int64_t j = base + k * inner + i;
                     const C gy = static_cast<C>(g[j]), yy = static_cast<C>(y[j]);
-                    dx[j] = static_cast<T>(sign * (log ? gy - exp_of(yy) * d[i] : yy * (gy - d[i])));
+                    dx[j] = static_cast<T>(sign * (log ? gy - detail::exp(yy) * d[i] : yy * (gy - d[i])));
                 }
         }
     });

@@ -14,18 +14,11 @@ namespace tenet::inline TENET_ABI::optim {
 /// Adam's and AdamW's options, set as LibTorch's: AdamOptions(1e-3).betas({0.9, 0.999}).
 struct AdamOptions {
     explicit AdamOptions(double lr = 1e-3) : lr_(lr) {}
-#define TENET_OPTION(TYPE, NAME)            \
-    AdamOptions& NAME(TYPE v) {             \
-        NAME##_ = v;                        \
-        return *this;                       \
-    }                                       \
-    TYPE NAME() const { return NAME##_; }
-    TENET_OPTION(double, lr)
-    TENET_OPTION(double, eps)
-    TENET_OPTION(double, weight_decay)
-    TENET_OPTION(bool, amsgrad)
-    TENET_OPTION(bool, maximize)
-#undef TENET_OPTION
+    TENET_OPTIM_OPTION(AdamOptions, double, lr)
+    TENET_OPTIM_OPTION(AdamOptions, double, eps)
+    TENET_OPTIM_OPTION(AdamOptions, double, weight_decay)
+    TENET_OPTIM_OPTION(AdamOptions, bool, amsgrad)
+    TENET_OPTIM_OPTION(AdamOptions, bool, maximize)
     AdamOptions& betas(const std::tuple<double, double>& b) {
         betas_ = b;
         return *this;

@@ -21,6 +21,15 @@
 
 namespace tenet::inline TENET_ABI::optim {
 
+/// One option of a rule's options struct, as LibTorch's: the chained setter NAME(value), which
+/// returns the struct, and the getter NAME(), over the member NAME_.
+#define TENET_OPTIM_OPTION(OPTIONS, TYPE, NAME) \
+    OPTIONS& NAME(TYPE v) {                     \
+        NAME##_ = v;                            \
+        return *this;                           \
+    }                                           \
+    TYPE NAME() const { return NAME##_; }
+
 /// The parameters and zero_grad() of every rule (torch::optim::Optimizer).
 class Optimizer {
 public:

@@ -13,19 +13,12 @@ namespace tenet::inline TENET_ABI::optim {
 /// SGD's options, set as LibTorch's: SGDOptions(0.1).momentum(0.9).nesterov(true).
 struct SGDOptions {
     explicit SGDOptions(double lr) : lr_(lr) {}
-#define TENET_OPTION(TYPE, NAME)            \
-    SGDOptions& NAME(TYPE v) {              \
-        NAME##_ = v;                        \
-        return *this;                       \
-    }                                       \
-    TYPE NAME() const { return NAME##_; }
-    TENET_OPTION(double, lr)
-    TENET_OPTION(double, momentum)
-    TENET_OPTION(double, dampening)
-    TENET_OPTION(double, weight_decay)
-    TENET_OPTION(bool, nesterov)
-    TENET_OPTION(bool, maximize)
-#undef TENET_OPTION
+    TENET_OPTIM_OPTION(SGDOptions, double, lr)
+    TENET_OPTIM_OPTION(SGDOptions, double, momentum)
+    TENET_OPTIM_OPTION(SGDOptions, double, dampening)
+    TENET_OPTIM_OPTION(SGDOptions, double, weight_decay)
+    TENET_OPTIM_OPTION(SGDOptions, bool, nesterov)
+    TENET_OPTIM_OPTION(SGDOptions, bool, maximize)
     double lr_, momentum_ = 0, dampening_ = 0, weight_decay_ = 0;
     bool nesterov_ = false, maximize_ = false;
 };
