@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -165,6 +166,94 @@ void compare(const Golden& expected, const Tensor<R>& actual, double rtol) {
             CHECK(a == e);
         }
     }
+}
+
+/// Calls f.template operator()<T>() with T the element type PyTorch's dtype name stands for.
+template <class F>
+void with_dtype(const std::string& dtype, F&& f) {
+    if (dtype == "float32") f.template operator()<float>();
+    else if (dtype == "float64") f.template operator()<double>();
+    else if (dtype == "int64") f.template operator()<int64_t>();
+    else if (dtype == "bool") f.template operator()<bool>();
+    else FAIL("unknown dtype " << dtype);
+}
+
+/// PyTorch's values within 2e-5 (float32 values: PyTorch accumulates float32 in float, tenet in
+/// double), 1e-4 (float32 gradients), 1e-10 (float64); other types exactly.
+template <class R>
+void compare_result(const Golden& expected, const Tensor<R>& actual, bool gradient) {
+    const double rtol = sizeof(R) == 8 ? 1e-10 : (gradient ? 1e-4 : 2e-5);
+    compare(expected, actual, FloatingElement<R> ? rtol : 0.0);
+}
+
+/// Runs one case of `file`: `call_op(c, x, k)` runs the case's op on x (its input `x=NAME`, of
+/// the dtype the file gives it) and hands the result(s) to k.
+///   case:   each result is compared with PyTorch's;
+///   throws: the call must throw the error named (index_error, value_error, dtype_error, or any
+///           tenet::error);
+///   grad:   the gradient of sum(first result * weights) with respect to x is compared, and the
+///           result's grad_fn name for the ops in `named_nodes`.
+template <class CallOp>
+void run_case(const GoldenFile& file, const Case& c, const std::set<std::string>& named_nodes, CallOp&& call_op) {
+    INFO(c.line.substr(0, 300));
+    const Golden& xg = file.inputs.at(c.arg("x"));
+    with_dtype(xg.dtype, [&]<class T>() {
+        if (c.kind == "throws") {
+            const std::string& error = c.parts.at(0);
+            auto call = [&] { call_op(c, make<T>(xg), [](const auto&...) {}); };
+            if (error.find("index_error") != std::string::npos) CHECK_THROWS_AS(call(), index_error);
+            else if (error.find("value_error") != std::string::npos) CHECK_THROWS_AS(call(), value_error);
+            else if (error.find("dtype_error") != std::string::npos) CHECK_THROWS_AS(call(), dtype_error);
+            else CHECK_THROWS_AS(call(), tenet::error);
+            return;
+        }
+        if (c.kind == "case") {
+            call_op(c, make<T>(xg), [&](const auto&... results) {
+                REQUIRE(sizeof...(results) == c.parts.size());
+                size_t i = 0;
+                ((compare_result(parse_part(c.parts[i++]), results, false)), ...);
+            });
+            return;
+        }
+        if constexpr (FloatingElement<T> && TENET_AUTOGRAD) {  // built without autograd: no gradients
+            REQUIRE(c.kind == "grad");
+            REQUIRE(c.parts.size() == 3);
+            const Golden weights = parse_part(c.parts[0]), expected = parse_part(c.parts[1]);
+            std::istringstream name_in(c.parts[2]);
+            std::string name;
+            name_in >> name;
+            Tensor<T> x = make<T>(xg).requires_grad_();
+            call_op(c, x, [&](const auto& result, const auto&...) {
+                using R = typename std::remove_cvref_t<decltype(result)>::value_type;
+                if constexpr (std::is_same_v<R, T>) {
+                    if (named_nodes.count(c.op) && name != "ViewBackward0") {  // PyTorch's reshape last
+                        REQUIRE(result.grad_fn());
+                        CHECK(result.grad_fn()->name() == name);
+                    }
+                    Tensor<T> loss = (result * make<T>(weights)).sum();
+                    loss.backward();
+                    REQUIRE(x.grad().defined());
+                    compare_result(expected, x.grad(), true);
+                } else {
+                    FAIL("a gradient case whose result type differs from its input's");
+                }
+            });
+        }
+    });
+}
+
+/// Runs the cases of `file` whose op is in `ops` (on a device, but for those in `host_only`);
+/// at least one must run on the host.
+template <class CallOp>
+void run_ops(const GoldenFile& file, const std::set<std::string>& ops, const std::set<std::string>& named_nodes,
+             const std::set<std::string>& host_only, CallOp&& call_op) {
+    size_t ran = 0;
+    for (const Case& c : file.cases)
+        if (ops.count(c.op) && (placement::device().is_cpu() || !host_only.count(c.op))) {
+            run_case(file, c, named_nodes, call_op);
+            ++ran;
+        }
+    CHECK((ran > 0 || !placement::device().is_cpu()));
 }
 
 }  // namespace golden

@@ -1,6 +1,7 @@
 #pragma once
 // tenet's op library beyond the elementwise expressions: reductions, creation and random
-// functions, joins and splits, flips, matmul and the products, einsum. Linear-algebra
+// functions, joins and splits, flips, softmax, scans, sorting, order statistics, search,
+// unique, counting, matmul and the products, einsum. Linear-algebra
 // decompositions (and the Eigen headers they need) are in tenet/linalg.hpp.
 
 #include "tenet/expr.hpp"
@@ -13,6 +14,11 @@
 #include "tenet/ops/softmax.hpp"
 #include "tenet/ops/scan.hpp"
 #include "tenet/ops/sort.hpp"
+#include "tenet/ops/quantile.hpp"
+#include "tenet/ops/search.hpp"
+#include "tenet/ops/unique.hpp"
+#include "tenet/ops/histogram.hpp"
+#include "tenet/ops/forwarded_methods.hpp"
 #include "tenet/ops/closeness.hpp"
 #include "tenet/nn/functional.hpp"
 

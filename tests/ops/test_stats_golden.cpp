@@ -45,24 +45,6 @@ using golden::parse_tensor;
 const std::set<std::string> kHostOnly = {"cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "nll_loss", "cross_entropy", "sort",  "argsort",
                                          "msort",  "topk",    "kthvalue", "median",        "nanmedian"};
 
-/// PyTorch's values within 2e-5 (float32 values: PyTorch accumulates float32 in float, tenet in
-/// double), 1e-4 (float32 gradients), 1e-10 (float64).
-template <class R>
-void compare(const Golden& expected, const Tensor<R>& actual, bool gradient) {
-    const double rtol = sizeof(R) == 8 ? 1e-10 : (gradient ? 1e-4 : 2e-5);
-    golden::compare(expected, actual, FloatingElement<R> ? rtol : 0.0);
-}
-
-/// Calls f.template operator()<T>() with T the element type PyTorch's dtype name stands for.
-template <class F>
-void with_dtype(const std::string& dtype, F&& f) {
-    if (dtype == "float32") f.template operator()<float>();
-    else if (dtype == "float64") f.template operator()<double>();
-    else if (dtype == "int64") f.template operator()<int64_t>();
-    else if (dtype == "bool") f.template operator()<bool>();
-    else FAIL("unknown dtype " << dtype);
-}
-
 /// Runs the case's op on x and hands its result(s) to k.
 template <class T, class K>
 void call_op(const Case& c, const Tensor<T>& x, K&& k) {
@@ -141,65 +123,9 @@ const std::set<std::string> kNamedNodes = {"nansum",   "logsumexp", "var",  "std
                                            "hardsigmoid", "hardswish", "mish", "cummax", "cummin",
                                            "logcumsumexp"};
 
-void run_case(const Case& c) {
-    INFO(c.line.substr(0, 300));
-    const Golden& xg = cases().inputs.at(c.arg("x"));
-    with_dtype(xg.dtype, [&]<class T>() {
-        if (c.kind == "throws") {
-            const std::string& error = c.parts.at(0);
-            auto call = [&] { call_op(c, make<T>(xg), [](const auto&...) {}); };
-            if (error.find("index_error") != std::string::npos) CHECK_THROWS_AS(call(), index_error);
-            else if (error.find("value_error") != std::string::npos) CHECK_THROWS_AS(call(), value_error);
-            else CHECK_THROWS_AS(call(), tenet::error);
-            return;
-        }
-        if (c.kind == "case") {
-            call_op(c, make<T>(xg), [&](const auto&... results) {
-                REQUIRE(sizeof...(results) == c.parts.size());
-                size_t i = 0;
-                (([&] {
-                     std::istringstream in(c.parts[i++]);
-                     compare(parse_tensor(in), results, false);
-                 }()),
-                 ...);
-            });
-            return;
-        }
-        if constexpr (FloatingElement<T> && TENET_AUTOGRAD) {  // built without autograd: no gradients
-            REQUIRE(c.kind == "grad");
-            REQUIRE(c.parts.size() == 3);
-            std::istringstream w_in(c.parts[0]), g_in(c.parts[1]), name_in(c.parts[2]);
-            const Golden weights = parse_tensor(w_in), expected = parse_tensor(g_in);
-            std::string name;
-            name_in >> name;
-            Tensor<T> x = make<T>(xg).requires_grad_();
-            call_op(c, x, [&](const auto& result, const auto&...) {
-                using R = typename std::remove_cvref_t<decltype(result)>::value_type;
-                if constexpr (std::is_same_v<R, T>) {
-                    if (kNamedNodes.count(c.op) && name != "ViewBackward0") {  // PyTorch's reshape last
-                        REQUIRE(result.grad_fn());
-                        CHECK(result.grad_fn()->name() == name);
-                    }
-                    Tensor<T> loss = (result * make<T>(weights)).sum();
-                    loss.backward();
-                    REQUIRE(x.grad().defined());
-                    compare(expected, x.grad(), true);
-                } else {
-                    FAIL("a gradient case whose result type differs from its input's");
-                }
-            });
-        }
-    });
-}
-
 void run_ops(const std::set<std::string>& ops) {
-    size_t ran = 0;
-    for (const Case& c : cases().cases)
-        if (ops.count(c.op) && (placement::device().is_cpu() || !kHostOnly.count(c.op))) {
-            run_case(c);
-            ++ran;
-        }
-    CHECK((ran > 0 || !placement::device().is_cpu()));
+    golden::run_ops(cases(), ops, kNamedNodes, kHostOnly,
+                    [](const Case& c, const auto& x, auto&& k) { call_op(c, x, k); });
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 //   binary arithmetic   expr/binary_ops.hpp
 //   reductions          ops/reduce.hpp (the table ops/reductions.def)
 //   softmax, scans      ops/softmax.hpp, ops/scan.hpp
+//   sorting, counting   ops/forwarded_methods.hpp (the free functions of ops/sort.hpp, ...)
 // In-place forms (t.sin_(), t.add_(x)) write into a tensor, so they are Tensor's own.
 
 #include "tenet/config.hpp"
@@ -26,6 +27,13 @@ namespace detail {
 template <class I>
 concept DimIndex = std::integral<I> && !std::same_as<I, bool>;
 }  // namespace detail
+
+/// The methods that call the free function of their name on the evaluated value (with the
+/// arguments given): X(NAME) for each.
+#define TENET_FORWARDED_METHODS(X)                                                                    \
+    X(sort) X(argsort) X(msort) X(topk) X(kthvalue) X(median) X(nanmedian) X(mode) X(quantile)        \
+    X(nanquantile) X(aminmax) X(cummax) X(cummin) X(logcumsumexp) X(diff) X(unique)                   \
+    X(unique_consecutive) X(bincount) X(histc) X(histogram)
 
 template <class Derived>
 class ValueMethods {
@@ -98,6 +106,14 @@ public:
     auto log_softmax(int64_t dim) const;
     auto cumsum(int64_t dim) const;
     auto cumprod(int64_t dim) const;
+    /// Sorting, order statistics, scans and counting: `x.sort(1, true)` is tenet::sort(x, 1, true)
+    /// (an expression is evaluated first), with the free function's arguments and defaults.
+    /// The list is TENET_FORWARDED_METHODS; their definitions are in ops/forwarded_methods.hpp.
+#define TENET_FORWARDED_METHOD(NAME) \
+    template <class... Args>         \
+    auto NAME(const Args&... args) const;
+    TENET_FORWARDED_METHODS(TENET_FORWARDED_METHOD)
+#undef TENET_FORWARDED_METHOD
     /// torch.norm: p = 2 (default), 1, 0, +-inf or any p.
     auto norm(double p = 2) const;
     auto norm(double p, int64_t dim, bool keepdim = false) const;

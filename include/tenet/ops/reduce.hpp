@@ -57,9 +57,28 @@ template <class T>
 std::ostream& operator<<(std::ostream& os, const min<T>& r) {
     return os << "tenet.return_types.min(\nvalues=" << r.values << ",\nindices=" << r.indices << ")";
 }
+/// torch.return_types.aminmax: the minimum and the maximum, over all elements or along a dim.
+template <class T>
+struct aminmax {
+    Tensor<T> min;
+    Tensor<T> max;
+};
+template <class T>
+std::ostream& operator<<(std::ostream& os, const aminmax<T>& r) {
+    return os << "tenet.return_types.aminmax(\nmin=" << r.min << ",\nmax=" << r.max << ")";
+}
 }  // namespace return_types
 
 namespace detail {
+
+/// The input as a tensor of R (an expression evaluated, a tensor converted when R differs).
+template <class R, class X>
+Tensor<R> as_tensor_of(const X& x) {
+    using V = typename expr::node_t<X>::value_type;
+    if constexpr (std::is_same_v<V, R> && !TensorExpression<X>) return x;
+    else return Tensor<R>(cast<R>(x));
+}
+
 
 
 /// The accumulators of every result element, on the host; the folding runs where e's
@@ -415,6 +434,24 @@ Tensor<int64_t> argmax(const X& x, std::optional<int64_t> dim = std::nullopt, bo
 template <expr::TensorOperand X>
 Tensor<int64_t> argmin(const X& x, std::optional<int64_t> dim = std::nullopt, bool keepdim = false) {
     return detail::arg_extremum<false>(x, dim, keepdim, "argmin");
+}
+
+/// torch.aminmax(x, dim = nullopt, keepdim = false): {min, max}, as amin and amax (NaN
+/// propagates; an empty reduction throws value_error).
+template <expr::TensorOperand X>
+auto aminmax(const X& x, std::optional<int64_t> dim = std::nullopt, bool keepdim = false) {
+    using V = typename expr::node_t<X>::value_type;
+    const Tensor<V> t = detail::as_tensor_of<V>(x);
+    if (dim) return return_types::aminmax<V>{amin(t, *dim, keepdim), amax(t, *dim, keepdim)};
+    if (t.numel() == 0)
+        detail::fail<value_error>("aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity");
+    return_types::aminmax<V> r{amin(t), amax(t)};
+    if (keepdim) {
+        const IntArray ones(static_cast<size_t>(t.dim()), 1);
+        r.min = r.min.view(ones);
+        r.max = r.max.view(ones);
+    }
+    return r;
 }
 
 /// torch.norm: the p-norm (p = 2, 1, 0, +-inf or any p) of all elements or along dims.

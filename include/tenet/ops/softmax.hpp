@@ -296,14 +296,6 @@ Tensor<T> softmax_impl(const Tensor<T>& input, int64_t dim, SoftmaxKind kind, bo
     return y;
 }
 
-/// The input as a tensor of R (an expression evaluated, a tensor converted when R differs).
-template <class R, class X>
-Tensor<R> as_tensor_of(const X& x) {
-    using V = typename expr::node_t<X>::value_type;
-    if constexpr (std::is_same_v<V, R> && !TensorExpression<X>) return x;
-    else return Tensor<R>(cast<R>(x));
-}
-
 }  // namespace detail
 
 /// torch.softmax(x, dim): exp(x) / sum(exp(x)) along dim, computed stably. R: the result type

@@ -1,6 +1,6 @@
 #pragma once
 // Sorting and order statistics along a dim, as PyTorch's: sort, argsort, msort, topk, kthvalue,
-// median and nanmedian. Host tensors.
+// median, nanmedian and mode. Host tensors. (quantile: ops/quantile.hpp.)
 //
 // Each row is sorted as packed keys: the element's order key (its bits mapped so that unsigned
 // order is PyTorch's order: NaN after +inf, -0 equal to +0; inverted for descending) in the high
@@ -54,6 +54,7 @@ TENET_VALUES_INDICES(topk)
 TENET_VALUES_INDICES(kthvalue)
 TENET_VALUES_INDICES(median)
 TENET_VALUES_INDICES(nanmedian)
+TENET_VALUES_INDICES(mode)
 TENET_VALUES_INDICES(cummax)
 TENET_VALUES_INDICES(cummin)
 #undef TENET_VALUES_INDICES
@@ -397,6 +398,34 @@ return_types::nanmedian<T> nanmedian(const Tensor<T>& x, int64_t dim, bool keepd
             return m == 0 ? 0 : (m - 1) / 2;
         });
 }
+/// torch.mode(x, dim = -1, keepdim = false): the most frequent value along dim (the smallest of
+/// the most frequent ones) and the index of its last occurrence. Each NaN counts as a value of its own.
+template <class T>
+return_types::mode<T> mode(const Tensor<T>& x, int64_t dim = -1, bool keepdim = false) {
+    if (x.dim() > 0 && x.size(detail::sort_dim(x, dim, "mode")) == 0)
+        detail::fail<index_error>("mode(): Expected reduction dim ", dim, " to have non-zero size.");
+    return detail::select_impl<return_types::mode<T>>(x, dim, keepdim, "mode", "ModeBackward0",
+        [](const auto& keys, int64_t n) {
+            // The longest run of equal keys (the first of the longest: the smallest value); its last
+            // position, which holds the value's last index (the keys' ties are in index order).
+            const int64_t numbers = detail::count_numbers<T>(keys, n);  // NaNs (at the end) are runs of one
+            int64_t best = 0, best_length = 0;
+            for (int64_t start = 0; start < n;) {
+                int64_t end = start + 1;
+                if (start < numbers)
+                    while (end < numbers && detail::packed_key(keys[static_cast<size_t>(end)]) ==
+                                                detail::packed_key(keys[static_cast<size_t>(start)]))
+                        ++end;
+                if (end - start > best_length) {
+                    best_length = end - start;
+                    best = end - 1;
+                }
+                start = end;
+            }
+            return best;
+        });
+}
+
 /// torch.median(x): the lower median of all elements (0-d; NaN if any is NaN).
 template <class T>
 Tensor<T> median(const Tensor<T>& x) {

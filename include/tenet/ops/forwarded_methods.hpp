@@ -1,0 +1,23 @@
+#pragma once
+// The definitions of the methods listed in TENET_FORWARDED_METHODS (core/value_methods.hpp):
+// each calls the free function of its name on the value (an expression evaluated first).
+
+#include "tenet/ops/histogram.hpp"
+#include "tenet/ops/quantile.hpp"
+#include "tenet/ops/reduce.hpp"
+#include "tenet/ops/scan.hpp"
+#include "tenet/ops/sort.hpp"
+#include "tenet/ops/unique.hpp"
+
+namespace tenet::inline TENET_ABI {
+
+#define TENET_FORWARDED_METHOD(NAME)                                                                   \
+    template <class D>                                                                                 \
+    template <class... Args>                                                                           \
+    auto ValueMethods<D>::NAME(const Args&... args) const {                                            \
+        return tenet::NAME(detail::as_tensor_of<typename expr::node_t<D>::value_type>(self()), args...); \
+    }
+TENET_FORWARDED_METHODS(TENET_FORWARDED_METHOD)
+#undef TENET_FORWARDED_METHOD
+
+}  // namespace tenet
