@@ -93,7 +93,7 @@ def args_text(kw):
     return " ".join(out)
 
 
-TENSOR_ARGS = ("x", "y", "target", "weight", "prepend", "append", "sorter", "qt", "bins_t")
+TENSOR_ARGS = ("x", "y", "target", "weight", "prepend", "append", "sorter", "qt", "bins_t", "cmin", "cmax")
 
 
 def tensor_args(kw):
@@ -184,6 +184,44 @@ for name in ["act", "act32", "fnan", "f2", "fe"]:
     for op, f in (("log_sigmoid", F.logsigmoid), ("hardsigmoid", F.hardsigmoid), ("hardswish", F.hardswish),
                   ("mish", F.mish)):
         record(op, lambda x, f=f: f(x), {"x": name}, grad=name != "fnan")
+
+# The activations with parameters (expr/activations.hpp); "act" has exact zeros and +-1, +-6.
+INPUTS["actb"] = torch.tensor([-7.0, -6.0, -1.5, -1.0, -0.25, 0.0, 0.5, 1.0, 2.0, 6.0, 8.0], dtype=torch.float64)
+for name in ["act", "act32", "actb", "fnan", "f2", "fe"]:
+    g = name != "fnan"
+    for lo, hi in ((-1.0, 1.0), (0.0, 6.0), (-2.5, 0.5), (1.0, 1.0)):
+        record("hardtanh", lambda x, min_val, max_val: F.hardtanh(x, min_val, max_val),
+               {"x": name, "min_val": lo, "max_val": hi}, grad=g)
+    record("relu6", lambda x: F.relu6(x), {"x": name}, grad=g)
+    for slope in [0.01, 0.2, -0.5]:
+        record("leaky_relu", lambda x, negative_slope: F.leaky_relu(x, negative_slope),
+               {"x": name, "negative_slope": slope}, grad=g)
+    for alpha in [1.0, 0.5, 2.0]:
+        record("elu", lambda x, alpha: F.elu(x, alpha), {"x": name, "alpha": alpha}, grad=g)
+        record("celu", lambda x, alpha: F.celu(x, alpha), {"x": name, "alpha": alpha}, grad=g)
+    record("selu", lambda x: F.selu(x), {"x": name}, grad=g)
+    for th, value in ((0.0, -1.0), (1.0, 0.5)):
+        record("threshold", lambda x, threshold, value: F.threshold(x, threshold, value),
+               {"x": name, "threshold": th, "value": value}, grad=g)
+record("hardtanh", lambda x, min_val, max_val: F.hardtanh(x, min_val, max_val),
+       {"x": "f2", "min_val": 1.0, "max_val": -1.0}, grad=False)
+record("celu", lambda x, alpha: F.celu(x, alpha), {"x": "f2", "alpha": 0.0}, grad=False)
+
+# clamp with tensor bounds (broadcast), one of them possibly none.
+INPUTS["lo2"] = make(torch.float32, (3, 4)) - 0.5
+INPUTS["hi2"] = INPUTS["lo2"] + torch.rand(3, 4, generator=gen) * 2
+INPUTS["lorow"] = torch.tensor([-1.0, -0.5, 0.0, 0.25])
+INPUTS["hicol"] = torch.tensor([[0.5], [1.0], [1.5]])
+INPUTS["lonan"] = torch.tensor([-1.0, float("nan"), 0.0, 0.25])
+INPUTS["lol"] = torch.tensor([-2, 0, 1, -5])
+INPUTS["hil"] = torch.tensor([[3], [1], [4]])
+INPUTS["hi2swap"] = INPUTS["lo2"] - 1.0  # max < min
+for x, lo, hi in (("f2", "lo2", "hi2"), ("f2", "lorow", "hicol"), ("f2", "lorow", None), ("f2", None, "hicol"),
+                  ("fnan", "lorow", "hicol"), ("f2", "lonan", "hicol"), ("l2", "lol", "hil"), ("f2", "lo2", "hi2swap"),
+                  ("f3", "lorow", "hicol")):
+    record("clamp_t", lambda x, cmin=None, cmax=None: torch.clamp(x, min=cmin, max=cmax),
+           {"x": x, **({"cmin": lo} if lo else {}), **({"cmax": hi} if hi else {})},
+           grad=x != "fnan" and lo != "lonan")
 
 # ---- closeness -------------------------------------------------------------------------------------
 INPUTS["near"] = INPUTS["fnan"] * (1 + 1e-6 * torch.arange(12).reshape(3, 4)) + torch.tensor([1e-9, 0, 0, 2e-5])

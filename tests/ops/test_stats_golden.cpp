@@ -77,6 +77,12 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
         return k(Tensor<bool>(isclose(x, make<T>(cases().inputs.at(c.arg("y"))), c.number("rtol", 1e-5),
                                       c.number("atol", 1e-8), c.flag("equal_nan"))));
     if (op == "signbit") return k(Tensor<bool>(signbit(x)));
+    if constexpr (!std::is_same_v<T, bool>) if (op == "clamp_t") {  // tensor bounds, broadcast, of x's dtype
+        auto bound = [&](const char* key) { return make<T>(cases().inputs.at(c.arg(key))); };
+        if (!c.has("cmax")) return k(Tensor<T>(clamp(x, bound("cmin"))));
+        if (!c.has("cmin")) return k(Tensor<T>(x.clamp(std::nullopt, bound("cmax"))));
+        return k(Tensor<T>(clamp(x, bound("cmin"), bound("cmax"))));
+    }
     if (op == "cummax") return pair(cummax(x, c.dim()));
     if (op == "cummin") return pair(cummin(x, c.dim()));
     if (op == "diff") {
@@ -95,6 +101,13 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
         if (op == "hardsigmoid") return k(Tensor<T>(x.hardsigmoid()));
         if (op == "hardswish") return k(Tensor<T>(hardswish(x)));
         if (op == "mish") return k(Tensor<T>(mish(x)));
+        if (op == "hardtanh") return k(Tensor<T>(hardtanh(x, c.number("min_val", -1), c.number("max_val", 1))));
+        if (op == "relu6") return k(Tensor<T>(relu6(x)));
+        if (op == "leaky_relu") return k(Tensor<T>(leaky_relu(x, c.number("negative_slope", 0.01))));
+        if (op == "elu") return k(Tensor<T>(elu(x, c.number("alpha", 1))));
+        if (op == "celu") return k(Tensor<T>(celu(x, c.number("alpha", 1))));
+        if (op == "selu") return k(Tensor<T>(selu(x)));
+        if (op == "threshold") return k(Tensor<T>(threshold(x, c.number("threshold", 0), c.number("value", 0))));
         const std::string reduction = c.has("reduction") ? c.arg("reduction") : "mean";
         auto input = [&](const std::string& key) { return make<T>(cases().inputs.at(c.arg(key))); };
         const Tensor<T> weight = c.has("weight") ? input("weight") : Tensor<T>();
@@ -121,7 +134,7 @@ const std::set<std::string> kNamedNodes = {"nansum",   "logsumexp", "var",  "std
                                            "softmin",  "cumsum",    "cumprod", "nll_loss", "sort", "msort",
                                            "topk",     "kthvalue",  "median", "nanmedian", "log_sigmoid",
                                            "hardsigmoid", "hardswish", "mish", "cummax", "cummin",
-                                           "logcumsumexp"};
+                                           "logcumsumexp", "clamp_t"};
 
 void run_ops(const std::set<std::string>& ops) {
     golden::run_ops(cases(), ops, kNamedNodes, kHostOnly,
@@ -149,6 +162,13 @@ TEST_CASE("golden closeness: isclose, signbit", "[stats][golden]") { run_ops({"i
 TEST_CASE("golden activations: log_sigmoid, hardsigmoid, hardswish, mish", "[stats][golden]") {
     run_ops({"log_sigmoid", "hardsigmoid", "hardswish", "mish"});
 }
+
+TEST_CASE("golden activations with parameters: hardtanh, relu6, leaky_relu, elu, celu, selu, threshold",
+          "[stats][golden]") {
+    run_ops({"hardtanh", "relu6", "leaky_relu", "elu", "celu", "selu", "threshold"});
+}
+
+TEST_CASE("golden clamp with tensor bounds", "[stats][golden]") { run_ops({"clamp_t"}); }
 
 TEST_CASE("golden sorting: sort, argsort, msort", "[stats][golden][sort]") { run_ops({"sort", "argsort", "msort"}); }
 

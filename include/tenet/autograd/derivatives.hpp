@@ -309,6 +309,17 @@ struct Derivative<fn::Lerp> {
         }
     }
 };
+/// PyTorch's clamp_backward_min_max: x's gradient where min <= x <= max, min's where
+/// x < min < max, max's where x > max or max < min.
+template <>
+struct Derivative<fn::ClampTensors> {
+    template <size_t I, class N, class G>
+    static auto d(const N& n, const G& g) {
+        if constexpr (I == 0) return where((n.a >= n.b) & (n.a <= n.c), g, 0);
+        else if constexpr (I == 1) return where((n.a < n.b) & (n.b < n.c), g, 0);
+        else return where((n.a > n.c) | (n.c < n.b), g, 0);
+    }
+};
 template <>
 struct Derivative<fn::Where> {
     template <size_t I, class N, class G>

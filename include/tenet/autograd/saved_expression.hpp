@@ -149,7 +149,7 @@ TENET_FIXED TensorBase contiguous_expanded(const TensorBase& t, const IntArray& 
 
 TENET_FIXED std::string make_backward_name(std::string_view op, int arity, bool scalar_a, bool scalar_b, bool scalar_c) {
     if (op == "to") return "ToCopyBackward0";
-    if (op == "clamp") return "ClampBackward1";
+    if (op == "clamp") return arity == 3 ? "ClampBackward0" : "ClampBackward1";  // tensor bounds : numbers
     if (op == "square") return "PowBackward0";  // torch.square is pow(x, 2)
     if (arity == 2 && op == "pow" && !scalar_b) return "PowBackward1";
     if (arity == 2 && op == "sub" && scalar_a) return "RsubBackward1";  // 1.5 - x

@@ -280,6 +280,34 @@ struct ClampFloating : Clamp {
     using result_t = floating_t<C>;
 };
 
+/// clamp with tensor bounds: min(max(x, lo), hi) in the promoted type of x and the bounds (a
+/// missing bound is a number: the type's infinity or limit, which takes no part in promotion).
+/// A nan element or a nan bound gives nan, as PyTorch's.
+struct ClampTensors {
+    static constexpr const char* name = "clamp";
+    template <class A, class B>
+    using bound_t = typename std::conditional_t<B::is_scalar, A, B>::value_type;
+    template <class A, class B, class C>
+    using common_t = promote_t<promote_t<typename A::value_type, bound_t<A, B>>, bound_t<A, C>>;
+    template <class C>
+    using result_t = C;
+    template <class C, class VA, class VB, class VC>
+    TENET_HD C apply(VA a, VB lo, VC hi) const {
+        static_assert(!std::is_same_v<C, bool>, "tenet: clamp is not defined on bool tensors (as in PyTorch)");
+        if constexpr (FloatingElement<C>) {
+            using M = opmath_t<C>;
+            const M x = convert<M>(convert<C>(a)), l = convert<M>(convert<C>(lo)), h = convert<M>(convert<C>(hi));
+            if (x != x || l != l || h != h) return convert<C>(std::numeric_limits<M>::quiet_NaN());
+            const M up = x < l ? l : x;
+            return convert<C>(h < up ? h : up);
+        } else {
+            const C x = convert<C>(a), l = convert<C>(lo), h = convert<C>(hi);
+            const C up = x < l ? l : x;
+            return h < up ? h : up;
+        }
+    }
+};
+
 struct NanToNum : ArithmeticRule {
     static constexpr const char* name = "nan_to_num";
     double nan = 0;
@@ -463,14 +491,48 @@ struct ClampBound<std::nullopt_t> : std::true_type {
     static constexpr bool floating = false;
     static std::optional<double> get(std::nullopt_t) { return std::nullopt; }
 };
+
+/// A clamp bound that is a tensor or an expression, or std::nullopt beside one.
+template <class B>
+concept ClampTensorBound = expr::TensorOperand<B> || std::is_same_v<std::remove_cvref_t<B>, std::nullopt_t>;
+
+/// The missing bound of a clamp with tensor bounds: -inf / +inf (the type's limits for integers).
+template <class V, bool Upper>
+V open_clamp_bound() {
+    if constexpr (std::is_floating_point_v<V>) return Upper ? std::numeric_limits<V>::infinity() : -std::numeric_limits<V>::infinity();
+    else return Upper ? std::numeric_limits<V>::max() : std::numeric_limits<V>::lowest();
+}
 }  // namespace detail
+
+/// torch.clamp(x, min, max) with tensor bounds (tensors or expressions, broadcast with x; one
+/// may be std::nullopt): min(max(x, min), max) in the promoted type of the three; NaN anywhere
+/// gives NaN. The gradients are PyTorch's: x's where min <= x <= max, min's where x < min < max,
+/// max's where x > max or max < min.
+template <expr::TensorOperand A, detail::ClampTensorBound Lo, detail::ClampTensorBound Hi>
+    requires(expr::TensorOperand<Lo> || expr::TensorOperand<Hi>)
+auto clamp(A&& a, Lo&& min, Hi&& max) {
+    using V = typename expr::node_t<A>::value_type;
+    if constexpr (std::is_same_v<std::remove_cvref_t<Lo>, std::nullopt_t>)
+        return expr::make_ternary<fn::ClampTensors>(std::forward<A>(a), detail::open_clamp_bound<V, false>(),
+                                                    std::forward<Hi>(max));
+    else if constexpr (std::is_same_v<std::remove_cvref_t<Hi>, std::nullopt_t>)
+        return expr::make_ternary<fn::ClampTensors>(std::forward<A>(a), std::forward<Lo>(min),
+                                                    detail::open_clamp_bound<V, true>());
+    else
+        return expr::make_ternary<fn::ClampTensors>(std::forward<A>(a), std::forward<Lo>(min), std::forward<Hi>(max));
+}
+template <expr::TensorOperand A, expr::TensorOperand Lo>
+auto clamp(A&& a, Lo&& min) {
+    return clamp(std::forward<A>(a), std::forward<Lo>(min), std::nullopt);
+}
 
 /// torch.clamp with number bounds; at least one must be given. The bounds take part in type
 /// promotion: integer bounds keep the element type (bool becomes int64); a floating bound
 /// makes an integer or bool tensor's result float32, as PyTorch's
 /// (clamp(int64 [1, 2, 3], 0.5, 2.5) is float32 [1, 2, 2.5]).
 template <expr::TensorOperand A, class Lo, class Hi = std::nullopt_t>
-auto clamp(A&& a, const Lo& min, const Hi& max = std::nullopt) {
+    requires(!expr::TensorOperand<Lo> && !expr::TensorOperand<Hi>)
+auto clamp(A&& a, const Lo& min, const Hi& max = std::nullopt) {  // (tensor bounds: the overload above)
     static_assert(detail::ClampBound<Lo>::value && detail::ClampBound<Hi>::value,
                   "tenet: clamp bounds are numbers (not bool), std::optional numbers or std::nullopt");
     const std::optional<double> lo = detail::ClampBound<Lo>::get(min), hi = detail::ClampBound<Hi>::get(max);
