@@ -1,6 +1,7 @@
 #pragma once
-// tenet::nn::functional: the losses of torch.nn.functional, with PyTorch's arguments in Python's
-// order and its reduction modes ("mean", "sum", "none").
+// tenet::nn::functional: the losses of torch.nn.functional and its normalisation, linear, dropout
+// and one_hot functions, with PyTorch's arguments in Python's order and its reduction modes
+// ("mean", "sum", "none"; kl_div also "batchmean").
 //
 // The pointwise losses are tenet expressions: with reduction "mean" or "sum" the loss and the
 // inputs' gradients come from ONE fused pass (sum and mean over an expression, autograd/record.hpp).
@@ -8,6 +9,12 @@
 // indices is one kernel forward and one backward (cross_entropy_rows); otherwise it is
 // log_softmax then nll_loss (and, with label smoothing, PyTorch's smoothing term), as PyTorch
 // composes it.
+//
+// smooth_l1_loss, huber_loss and kl_div are tenet expressions too (one fused pass for mean and
+// sum). normalize, linear, layer_norm and batch_norm are compositions of tenet's operations
+// (norm, matmul, var_mean), their gradients those of the composition; batch_norm in training
+// updates the running statistics in place, as PyTorch. dropout draws its mask with rand_like
+// from a tenet Generator (not PyTorch's random stream).
 
 #include "tenet/config.hpp"
 #include <cmath>
@@ -17,11 +24,14 @@
 #include <vector>
 #include <type_traits>
 
+#include "tenet/core/grad_mode.hpp"
 #include "tenet/core/hooks.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/math.hpp"
 #include "tenet/expr/operators.hpp"
+#include "tenet/linalg/matmul.hpp"
 #include "tenet/ops/creation.hpp"
+#include "tenet/ops/random.hpp"
 #include "tenet/ops/reduce.hpp"
 #include "tenet/backend/host/simd_dispatch.hpp"
 #include "tenet/backend/host/strided_loop.hpp"
@@ -220,6 +230,31 @@ Tensor<T> cross_entropy_rows(const Tensor<T>& input, const Tensor<int64_t>& targ
     return result;
 }
 
+/// smooth_l1_loss's pointwise loss with beta 0: |input - target|, l1_loss's value, but with
+/// PyTorch's SmoothL1LossBackward0 at beta 0, which is not l1_loss's gradient. Where input ==
+/// target its kernel (x <= -beta ? -g : x >= beta ? g : x g / beta) gives the input -g, and
+/// the target -g too (the target's gradient is the same kernel with the two swapped); l1_loss
+/// gives 0. (With beta 0 where()'s other branch would divide by zero, its gradient NaN.)
+template <class T>
+Tensor<T> smooth_l1_beta0(const Tensor<T>& input, const Tensor<T>& target) {
+    Tensor<T> d, loss;
+    {
+        NoGradGuard no_grad; // the node below is the loss's only history
+        d = Tensor<T>(input - target);
+        loss = Tensor<T>(abs(d));
+    }
+    record_function(
+        "SmoothL1LossBackward0", loss, {},
+        [d](const TensorBase& grad) {
+            const Tensor<T> g(grad.impl_ptr());
+            // A NaN difference falls through both tests to x g / 0: NaN, kept here by passing d on.
+            return std::array<TensorBase, 2>{Tensor<T>(where(d <= 0, -g, where(d > 0, g, d))),
+                                             Tensor<T>(where(d >= 0, -g, where(d < 0, g, d)))};
+        },
+        input, target);
+    return loss;
+}
+
 }  // namespace detail
 
 /// F.mse_loss(input, target, reduction): the mean (or sum, or none) of (input - target)^2.
@@ -333,6 +368,233 @@ Tensor<T> cross_entropy(const Tensor<T>& input, const detail::Same<T>& target, c
     const Tensor<T> total = sum(terms);
     if (r == detail::Reduction::Sum) return Tensor<T>(-total);
     return Tensor<T>(-total / static_cast<double>(input.numel() / std::max<int64_t>(C, 1)));
+}
+
+// ---- More losses, as expressions -----------------------------------------------------------
+
+/// F.smooth_l1_loss(input, target, reduction, beta): with d = input - target, 0.5 d^2 / beta where
+/// |d| < beta, else |d| - 0.5 beta. beta 0 gives l1_loss's value with PyTorch's gradient, which
+/// is not l1_loss's where d == 0 (detail::smooth_l1_beta0). A negative beta raises value_error.
+template <class T>
+Tensor<T> smooth_l1_loss(const Tensor<T>& input, const detail::Same<T>& target, std::string_view reduction = "mean",
+                         double beta = 1.0) {
+    detail::check_same_shape(input, target, "smooth_l1_loss");
+    const auto r = detail::parse_reduction(reduction, "smooth_l1_loss");
+    if (beta < 0)
+        detail::fail<value_error>("smooth_l1_loss: beta must not be negative, got ", beta);
+    if (beta == 0)
+        return detail::reduce_loss<T>(detail::smooth_l1_beta0(input, target), r);
+    const auto d = input - target;
+    return detail::reduce_loss<T>(where(abs(d) < beta, 0.5 * square(d) / beta, abs(d) - 0.5 * beta), r);
+}
+
+/// F.huber_loss(input, target, reduction, delta): with d = input - target, 0.5 d^2 where
+/// |d| < delta, else delta (|d| - 0.5 delta). delta <= 0 raises value_error.
+template <class T>
+Tensor<T> huber_loss(const Tensor<T>& input, const detail::Same<T>& target, std::string_view reduction = "mean",
+                     double delta = 1.0) {
+    detail::check_same_shape(input, target, "huber_loss");
+    const auto r = detail::parse_reduction(reduction, "huber_loss");
+    if (!(delta > 0))
+        detail::fail<value_error>("huber_loss: delta must be positive, got ", delta);
+    const auto d = input - target;
+    return detail::reduce_loss<T>(where(abs(d) < delta, 0.5 * square(d), delta * (abs(d) - 0.5 * delta)), r);
+}
+
+/// F.kl_div(input, target, reduction, log_target): input holds log-probabilities; the pointwise
+/// loss is target * (log(target) - input), 0 where target is 0 (PyTorch's xlogy; a negative
+/// target gives NaN, as there), or exp(target) * (target - input) with log_target. "mean"
+/// divides by the number of elements, "batchmean" by input.size(0) (a 0-d input: the sum), as
+/// PyTorch. input and target broadcast, as PyTorch's.
+template <class T>
+Tensor<T> kl_div(const Tensor<T>& input, const detail::Same<T>& target, std::string_view reduction = "mean",
+                 bool log_target = false) {
+    const bool batchmean = reduction == "batchmean";
+    if (!batchmean && reduction != "mean" && reduction != "sum" && reduction != "none")
+        detail::fail<value_error>("kl_div: ", reduction,
+                                  " is not a valid value for reduction (\"mean\", \"batchmean\", \"sum\" or \"none\")");
+    const auto r = batchmean ? detail::Reduction::Sum : detail::parse_reduction(reduction, "kl_div");
+    Tensor<T> loss = log_target
+                         ? detail::reduce_loss<T>(exp(target) * (target - input), r)
+                         : detail::reduce_loss<T>(where(target == 0, 0, target * log(target)) - target * input, r);
+    if (batchmean && input.dim() > 0)
+        return Tensor<T>(loss / static_cast<double>(input.size(0)));
+    return loss;
+}
+
+// ---- Encoding, normalisation, layers ---------------------------------------------------------
+
+/// F.one_hot(tensor, num_classes): int64 [*tensor.sizes(), num_classes], 1 at each value's
+/// index and 0 elsewhere; num_classes -1 takes the largest value + 1. A negative value, or one
+/// >= num_classes, raises index_error; num_classes <= 0 on an empty tensor raises value_error
+/// (PyTorch cannot infer the class count there either).
+inline Tensor<int64_t> one_hot(const Tensor<int64_t>& tensor, int64_t num_classes = -1) {
+    IntArray shape = tensor.sizes();
+    const TensorOptions options = TensorOptions().device(tensor.device());
+    if (tensor.numel() == 0) {
+        if (num_classes <= 0)
+            detail::fail<value_error>("one_hot: cannot infer the number of classes from an empty tensor of size ",
+                                      tensor.sizes(), " (num_classes = ", num_classes, ")");
+        shape.push_back(num_classes);
+        return zeros<int64_t>(shape, options);
+    }
+    const int64_t lowest = tenet::min(tensor).item(), highest = tenet::max(tensor).item();
+    if (lowest < 0)
+        detail::fail<index_error>("one_hot: class values must be non-negative, got ", lowest);
+    if (num_classes == -1)
+        num_classes = highest + 1;
+    else if (highest >= num_classes)
+        detail::fail<index_error>("one_hot: class values must be smaller than num_classes (", num_classes, "), got ",
+                                  highest);
+    // Each value against 0..num_classes-1 along a new last dim: one broadcast comparison.
+    return Tensor<int64_t>(cast<int64_t>(tensor.unsqueeze(-1) == arange(num_classes, options)));
+}
+
+/// F.normalize(input, p, dim, eps): input / max(||input||_p along dim, eps), the norm kept as a
+/// dim of size 1 and broadcast back, as PyTorch's.
+template <class T>
+Tensor<T> normalize(const Tensor<T>& input, double p = 2.0, int64_t dim = 1, double eps = 1e-12) {
+    return Tensor<T>(input / clamp_min(norm(input, p, dim, true), eps));
+}
+
+/// F.linear(input, weight, bias): input.matmul(weight.t()) + bias; input [*, in], weight
+/// [out, in] (or [in]), bias broadcast to the product (usually [out]).
+template <class T>
+Tensor<T> linear(const Tensor<T>& input, const detail::Same<T>& weight, const detail::Same<T>& bias = {}) {
+    Tensor<T> y = matmul(input, weight.t());
+    if (!bias.defined())
+        return y;
+    return Tensor<T>(y + bias);
+}
+
+/// F.dropout(input, p, training) with the Generator `gen`: each element zeroed with probability
+/// p (kept where rand_like(input, gen) < 1 - p, PyTorch's bernoulli_(1 - p)) and the kept ones
+/// multiplied by T(1) / T(1 - p), the factor PyTorch's mask holds. Not training, p 0 or an
+/// empty input: the input itself; p 1: input * 0 (NaN stays NaN), as PyTorch. p outside [0, 1]
+/// raises value_error. (PyTorch's `inplace` is not offered.)
+template <class T>
+Tensor<T> dropout(const Tensor<T>& input, double p, bool training, Generator& gen) {
+    if (!(p >= 0 && p <= 1))
+        detail::fail<value_error>("dropout probability has to be between 0 and 1, but got ", p);
+    if (!training || p == 0 || input.numel() == 0)
+        return input;
+    if (p == 1)
+        return Tensor<T>(input * T(0));
+    const T scale = static_cast<T>(T(1) / static_cast<T>(1 - p));
+    const Tensor<T> u = rand_like(input, gen);
+    // The mask is a constant of the graph: the input's gradient is g * mask.
+    return Tensor<T>(input * (cast<T>(u < 1 - p) * scale));
+}
+/// F.dropout with the default generator.
+template <class T>
+Tensor<T> dropout(const Tensor<T>& input, double p = 0.5, bool training = true) {
+    return dropout(input, p, training, default_generator());
+}
+
+/// F.layer_norm(input, normalized_shape, weight, bias, eps): each slice over the last
+/// normalized_shape.size() dims (which must equal normalized_shape) shifted by its mean and
+/// divided by sqrt(its biased variance + eps), then * weight + bias (each of normalized_shape).
+/// Shapes that do not fit raise value_error.
+template <class T>
+Tensor<T> layer_norm(const Tensor<T>& input, const IntArray& normalized_shape, const detail::Same<T>& weight = {},
+                     const detail::Same<T>& bias = {}, double eps = 1e-5) {
+    const char* op = "layer_norm";
+    const auto k = static_cast<int64_t>(normalized_shape.size());
+    const int64_t nd = input.dim();
+    if (k == 0)
+        detail::fail<value_error>(op, ": expected normalized_shape to have at least one element, got ",
+                                  normalized_shape);
+    if (weight.defined() && weight.sizes() != normalized_shape)
+        detail::fail<value_error>(op, ": expected weight of the shape of normalized_shape (", normalized_shape,
+                                  "), got weight of shape ", weight.sizes());
+    if (bias.defined() && bias.sizes() != normalized_shape)
+        detail::fail<value_error>(op, ": expected bias of the shape of normalized_shape (", normalized_shape,
+                                  "), got bias of shape ", bias.sizes());
+    bool fits = nd >= k;
+    for (int64_t i = 0; fits && i < k; ++i)
+        fits = input.size(nd - k + i) == normalized_shape[static_cast<size_t>(i)];
+    if (!fits)
+        detail::fail<value_error>(op, ": given normalized_shape=", normalized_shape,
+                                  ", expected an input whose last dims are that shape, but got input of size ",
+                                  input.sizes());
+    IntArray dims;
+    for (int64_t d = nd - k; d < nd; ++d)
+        dims.push_back(d);
+    const auto [variance, average] = var_mean(input, dims, 0, true);
+    const auto normed = (input - average) * rsqrt(variance + eps);
+    if (weight.defined() && bias.defined())
+        return Tensor<T>(normed * weight + bias);
+    if (weight.defined())
+        return Tensor<T>(normed * weight);
+    if (bias.defined())
+        return Tensor<T>(normed + bias);
+    return Tensor<T>(normed);
+}
+
+/// F.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps): input
+/// [N, C] or [N, C, *] normalised per channel (dim 1), then * weight + bias (C each). Training:
+/// by the batch's mean and biased variance, and running_mean / running_var (when given) are
+/// updated in place to (1 - momentum) * running + momentum * the batch's mean / unbiased
+/// variance; not training: by running_mean and running_var (required). One value per channel
+/// in training, statistics that are not C elements, or an input of fewer than 2 dims raise
+/// value_error. The running statistics get no gradient, as in PyTorch.
+template <class T>
+Tensor<T> batch_norm(const Tensor<T>& input, detail::Same<T> running_mean, detail::Same<T> running_var,
+                     const detail::Same<T>& weight = {}, const detail::Same<T>& bias = {}, bool training = false,
+                     double momentum = 0.1, double eps = 1e-5) {
+    const char* op = "batch_norm";
+    const int64_t nd = input.dim();
+    if (nd < 2)
+        detail::fail<value_error>(op, ": expected an input of size [N, C] or [N, C, *], got ", input.sizes());
+    const int64_t C = input.size(1);
+    int64_t per_channel = input.size(0); // the values of each channel: N times the sizes after C
+    for (int64_t d = 2; d < nd; ++d)
+        per_channel *= input.size(d);
+    if (training && per_channel == 1)
+        detail::fail<value_error>(op, ": expected more than 1 value per channel when training, got input size ",
+                                  input.sizes());
+    const auto check = [&](const Tensor<T>& t, const char* name) {
+        if (t.defined() && t.numel() != C)
+            detail::fail<value_error>(op, ": ", name, " should contain ", C, " elements not ", t.numel());
+    };
+    check(running_mean, "running_mean");
+    check(running_var, "running_var");
+    check(weight, "weight");
+    check(bias, "bias");
+    if (!training && !(running_mean.defined() && running_var.defined()))
+        detail::fail<value_error>(op, ": running_mean and running_var must be defined in evaluation mode");
+    IntArray channel_shape(static_cast<size_t>(nd), 1); // [1, C, 1, ...]: broadcasts over the rest
+    channel_shape[1] = C;
+    const auto affine = [&](const auto& normed) {
+        if (weight.defined() && bias.defined())
+            return Tensor<T>(normed * weight.reshape(channel_shape) + bias.reshape(channel_shape));
+        if (weight.defined())
+            return Tensor<T>(normed * weight.reshape(channel_shape));
+        if (bias.defined())
+            return Tensor<T>(normed + bias.reshape(channel_shape));
+        return Tensor<T>(normed);
+    };
+    // An empty batch has no statistics: PyTorch returns it through weight and bias and updates nothing.
+    if (input.numel() == 0)
+        return affine(input);
+    if (!training)
+        return affine((input - running_mean.detach().reshape(channel_shape)) *
+                      rsqrt(running_var.detach().reshape(channel_shape) + eps));
+    IntArray dims{0};
+    for (int64_t d = 2; d < nd; ++d)
+        dims.push_back(d);
+    const auto [variance, average] = var_mean(input, dims, 0, true);
+    if (running_mean.defined() || running_var.defined()) {
+        NoGradGuard no_grad;
+        const double unbias = static_cast<double>(per_channel) / static_cast<double>(per_channel - 1);
+        if (running_mean.defined())
+            running_mean.copy_(
+                Tensor<T>((1 - momentum) * running_mean + momentum * average.detach().reshape(running_mean.sizes())));
+        if (running_var.defined())
+            running_var.copy_(Tensor<T>((1 - momentum) * running_var +
+                                        (momentum * unbias) * variance.detach().reshape(running_var.sizes())));
+    }
+    return affine((input - average) * rsqrt(variance + eps));
 }
 
 }  // namespace tenet::nn::functional
