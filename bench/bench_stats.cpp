@@ -8,6 +8,7 @@
 //   S5 softmax over the rows of [4096, 4096]       anchor: a hand two-pass loop, vectorised exp
 //   S6 cross_entropy forward + backward, [4096, 1000] logits   anchor: a hand fused loop
 //   S7 var of 2^24 float32                         anchor: a one-pass plain loop (Welford)
+//   S8 unique of 2^24 int64 drawn from 2^16 values, with inverse and counts   (LibTorch only)
 //
 // tenet's sort returns values and indices (stable), as torch.sort does; the vqsort and std::sort
 // anchors sort the keys alone, so they are the floor, not the same work. One thread throughout.
@@ -288,5 +289,21 @@ void BM_S7_var_welford(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * kLarge);
 }
 BENCHMARK(BM_S7_var_welford)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// ---- S8: unique ------------------------------------------------------------------------------
+
+void BM_S8_unique_tenet(benchmark::State& state) {
+    one_thread();
+    std::mt19937 gen(11);
+    std::uniform_int_distribution<int64_t> dist(0, (int64_t{1} << 16) - 1);
+    Tensor<int64_t> x = empty<int64_t>({kLarge});
+    for (int64_t i = 0; i < kLarge; ++i) x.data_ptr()[i] = dist(gen);
+    for (auto _ : state) {
+        auto r = unique(x, true, true, true);
+        benchmark::DoNotOptimize(r.output.data_ptr());
+    }
+    state.SetItemsProcessed(state.iterations() * kLarge);
+}
+BENCHMARK(BM_S8_unique_tenet)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

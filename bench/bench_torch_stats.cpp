@@ -1,4 +1,4 @@
-// LibTorch's side of bench_stats.cpp (S1-S7; the workloads are described there). Compiled only
+// LibTorch's side of bench_stats.cpp (S1-S8; the workloads are described there). Compiled only
 // when CMake found LibTorch (TENET_BENCH_HAVE_TORCH). One intra-op thread, as tenet.
 
 #ifdef TENET_BENCH_HAVE_TORCH
@@ -76,6 +76,16 @@ void BM_S7_var_torch(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * kLarge);
 }
 BENCHMARK(BM_S7_var_torch)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_S8_unique_torch(benchmark::State& state) {
+    one_thread();
+    const at::Tensor x = at::randint(0, int64_t{1} << 16, {kLarge}, at::kLong);
+    for (auto _ : state)
+        benchmark::DoNotOptimize(std::get<0>(at::_unique2(x, /*sorted=*/true, /*return_inverse=*/true,
+                                                          /*return_counts=*/true)).data_ptr());
+    state.SetItemsProcessed(state.iterations() * kLarge);
+}
+BENCHMARK(BM_S8_unique_torch)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

@@ -161,7 +161,7 @@ int main() {
     std::cout << (data - data.mean(1, true)).eval() << "   (the mean is computed once)\n";
     std::cout << data.norm() << " " << (data > 5).eval().any() << " " << data.argmax() << "\n";
 
-    section("Statistics, sorting, scans and softmax");
+    section("Statistics, sorting, scans, counting and softmax");
     auto scores = tensor({{2.0, 0.5, 1.0, 3.5}, {1.0, 1.0, (double)NAN, 0.0}});
     std::cout << scores.var(1) << " " << scores.std(1, /*correction=*/0) << " " << nanmean(scores, 1) << "\n";
     auto [sorted, order] = sort(scores, 1, /*descending=*/true);  // stable; NaN counts as the largest
@@ -169,6 +169,13 @@ int main() {
     std::cout << topk(scores, 2).indices << " " << median(scores.index({0}), 0).values << " "
               << scores.cumsum(1) << "\n";
     std::cout << softmax(scores.index({0}), 0) << " " << logsumexp(scores.index({0}), 0) << "\n";
+    auto ages = tensor({31.0, 22.5, 47.0, 22.5, 64.0, 38.0});
+    std::cout << ages.quantile(tensor({0.25, 0.5, 0.75})) << " " << bucketize(ages, tensor({30.0, 50.0})) << " "
+              << histc(ages, 4, 20, 70) << "\n";
+    auto [values, inverse, counts] = unique(tensor({3L, 1L, 3L, 2L, 1L, 3L}), true, true, true);
+    std::cout << values << " " << inverse << " " << counts << " " << bincount(inverse) << "\n";
+    std::cout << leaky_relu(scores.index({0}) - 2, 0.1).eval() << " " << clamp(ages, ages.mean() - 10, ages.mean() + 10).eval()
+              << "   (hardtanh, elu, selu, celu too)\n";
     auto logits = tensor({{2.0, 0.5, -1.0}, {0.1, 0.2, 3.0}});
     std::cout << nn::functional::cross_entropy(logits, tensor({0L, 2L})) << "   (log_softmax + nll_loss)\n";
 

@@ -86,6 +86,7 @@ INPUTS.update({
     "n2f": randn(3, 4, dtype=torch.float32),
     "n3": randn(2, 3, 4),
     "n1": randn(5),
+    "nz": randn(3, 4) * torch.tensor([1.0, 0.0, 1.0, 1.0], dtype=torch.float64),  # a zero column
     # linear
     "li2": randn(4, 3),
     "li2f": randn(4, 3, dtype=torch.float32),
@@ -232,11 +233,10 @@ for name, counts in [("c1", [-1, 4, 6, 3, 0, -2]), ("c2", [-1, 5, 7]), ("c0", [-
                {"num_classes": n})
 
 # ---- normalize -------------------------------------------------------------------------------
-for name, dims in [("n2", [1, 0, -1]), ("n2f", [1, 0]), ("n3", [1, 2, -3]), ("n1", [0])]:
+for name, dims in [("n2", [1, 0, -1]), ("n2f", [1, 0]), ("n3", [1, 2, -3]), ("n1", [0]), ("nz", [1, 0])]:
     for dim in dims:
-        # p < 1 only on n3, which has no zeros: tenet's norm gradient is NaN at a zero element for
-        # p < 1, where PyTorch's masks it to 0 (a fault of tenet's norm, not of normalize).
-        for p in ([2.0, 1.0, 3.0, math.inf] + (name == "n3") * [0.5]) if name in ("n2", "n3") else [2.0]:
+        # p = 0.5 and 1.5 where an element or a whole row is zero: its gradient is 0, not 0 * inf.
+        for p in [2.0, 1.0, 3.0, math.inf, 0.5, 1.5] if name in ("n2", "n3", "nz") else [2.0]:
             record("normalize", lambda input, **kw: F.normalize(input, **kw), {"input": name},
                    {"p": p, "dim": dim, "eps": 1e-12})
 record("normalize", lambda input, **kw: F.normalize(input, **kw), {"input": "n2"}, {"p": 2.0, "dim": 1, "eps": 0.5})

@@ -72,12 +72,16 @@ Tensor<V> prod_gradient(const Tensor<V>& x, const Tensor<V>& y, const Tensor<V>&
     return Tensor<V>(where(x == 0, where(zeros == 1, g * others, 0), g * y / x));
 }
 
-/// The p-norms' gradient (p = 0 has none: handled by the node).
+/// The p-norms' gradient (p = 0 has none: handled by the node), in PyTorch's forms: below p = 2
+/// as sign(x) |x|^(p-1), and below p = 1 as g |x|^(p-1) y^(1-p) with 0 at zero elements, so a
+/// zero element (or a zero norm) has gradient 0, not 0 * inf.
 template <class V>
 Tensor<V> norm_gradient(const Tensor<V>& x, const Tensor<V>& y, const Tensor<V>& g, const IntArray& dims, double p) {
     if (p == 1) return Tensor<V>(g * sign(x));
     if (std::isinf(p)) return Tensor<V>(sign(x) * share_evenly(abs(x) == y, g, dims));
     if (p == 2) return Tensor<V>(where(y == 0, 0, g * x / y));
+    if (p < 1) return Tensor<V>(where(x == 0, 0, g * sign(x) * pow(abs(x), p - 1) * pow(y, 1 - p)));
+    if (p < 2) return Tensor<V>(where(y == 0, 0, g * sign(x) * pow(abs(x), p - 1) / pow(y, p - 1)));
     return Tensor<V>(where(y == 0, 0, g * x * pow(abs(x), p - 2) / pow(y, p - 1)));
 }
 

@@ -121,18 +121,6 @@ return_types::histogram<T> histogram_of(const Tensor<T>& input, const Tensor<T>&
     return {hist, edges};
 }
 
-} // namespace detail
-
-/// torch.bincount(x): how often each value 0, 1, ..., max(x) occurs in the 1-D non-negative
-/// integer tensor x (int64 counts; at least `minlength` of them).
-template <class I>
-Tensor<int64_t> bincount(const Tensor<I>& x, std::nullopt_t = std::nullopt, int64_t minlength = 0);
-/// torch.bincount(x, weights, minlength): the weights summed per value instead of counts; the
-/// result is float32 for float32 weights and float64 for any other (bincount_result_t).
-template <class I, class W>
-Tensor<bincount_result_t<W>> bincount(const Tensor<I>& x, const Tensor<W>& weights, int64_t minlength = 0);
-
-namespace detail {
 template <class R, class I, class W>
 Tensor<R> bincount_impl(const Tensor<I>& input, const Tensor<W>* weights, int64_t minlength) {
     const char* op = "bincount";
@@ -174,12 +162,16 @@ Tensor<R> bincount_impl(const Tensor<I>& input, const Tensor<W>* weights, int64_
 }
 } // namespace detail
 
+/// torch.bincount(x): how often each value 0, 1, ..., max(x) occurs in the 1-D non-negative
+/// integer tensor x (int64 counts; at least `minlength` of them).
 template <class I>
-Tensor<int64_t> bincount(const Tensor<I>& x, std::nullopt_t, int64_t minlength) {
+Tensor<int64_t> bincount(const Tensor<I>& x, std::nullopt_t = std::nullopt, int64_t minlength = 0) {
     return detail::bincount_impl<int64_t, I, int64_t>(x, nullptr, minlength);
 }
+/// torch.bincount(x, weights, minlength): the weights summed per value instead of counts; the
+/// result is float32 for float32 weights and float64 for any other (bincount_result_t).
 template <class I, class W>
-Tensor<bincount_result_t<W>> bincount(const Tensor<I>& x, const Tensor<W>& weights, int64_t minlength) {
+Tensor<bincount_result_t<W>> bincount(const Tensor<I>& x, const Tensor<W>& weights, int64_t minlength = 0) {
     if (!weights.defined())
         detail::fail<value_error>("bincount: the weights are undefined (pass std::nullopt for none)");
     return detail::bincount_impl<bincount_result_t<W>>(x, &weights, minlength);
