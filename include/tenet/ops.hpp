@@ -18,6 +18,7 @@
 #include "tenet/ops/search.hpp"
 #include "tenet/ops/unique.hpp"
 #include "tenet/ops/histogram.hpp"
+#include "tenet/ops/gather.hpp"
 #include "tenet/ops/forwarded_methods.hpp"
 #include "tenet/ops/closeness.hpp"
 #include "tenet/nn/functional.hpp"

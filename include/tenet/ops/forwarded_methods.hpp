@@ -2,6 +2,7 @@
 // The definitions of the methods listed in TENET_FORWARDED_METHODS (core/value_methods.hpp):
 // each calls the free function of its name on the value (an expression evaluated first).
 
+#include "tenet/ops/gather.hpp"
 #include "tenet/ops/histogram.hpp"
 #include "tenet/ops/quantile.hpp"
 #include "tenet/ops/reduce.hpp"

@@ -1,0 +1,736 @@
+#pragma once
+// Index ops, gather and scatter, as PyTorch 1.13's: index_select, gather, take_along_dim, take,
+// scatter (src, value, reduce "add"/"multiply"), scatter_add, scatter_reduce, index_add,
+// index_copy, index_fill, index_reduce, put, and their in-place forms. Host tensors.
+//
+// Each op first turns its index into a map of element pairs (contiguous offsets): `at`, the element
+// of the indexed tensor (x of gather, self of scatter), and `other`, the element of the other
+// tensor (gather's result, scatter's src). The forward pass and every gradient are then loops over
+// the pairs, in index order (PyTorch's order on the CPU, so sums round as its do).
+
+#include "tenet/config.hpp"
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "tenet/core/hooks.hpp"
+#include "tenet/core/tensor.hpp"
+#include "tenet/ops/creation.hpp"
+#include "tenet/ops/softmax.hpp"
+
+namespace tenet::inline TENET_ABI {
+
+namespace detail {
+
+/// Element pairs of an index op: at[k] in the indexed tensor, other[k] in the other one.
+struct IndexMap {
+    std::vector<int64_t> at, other;
+};
+
+/// Sizes with a 0-d tensor seen as [1] (PyTorch's ensure_nonempty_size).
+inline IntArray nonempty_sizes(const IntArray& s) {
+    return s.empty() ? IntArray{1} : s;
+}
+
+inline IntArray index_contiguous_strides(const IntArray& sizes) {
+    IntArray st(sizes.size());
+    int64_t step = 1;
+    for (size_t d = sizes.size(); d-- > 0;) {
+        st[d] = step;
+        step *= sizes[d];
+    }
+    return st;
+}
+
+/// gather's and scatter's rule: index has self's rank (0-d as 1-D), and index.size(d) <=
+/// self.size(d) for d != dim and <= src.size(d) for every d (src: scatter's). An empty index
+/// is not checked, as PyTorch.
+inline void check_along_shapes(const char* op, const IntArray& self, int64_t dim, const IntArray& index,
+                               const IntArray* src) {
+    const IntArray s = nonempty_sizes(self), i = nonempty_sizes(index);
+    int64_t numel = 1;
+    for (int64_t v : index)
+        numel *= v;
+    if (numel == 0)
+        return;
+    if (s.size() != i.size())
+        fail<value_error>(op, ": index tensor must have the same number of dimensions as ", src ? "self" : "input",
+                          " tensor (index ", index, ", ", src ? "self " : "input ", self, ")");
+    if (src && nonempty_sizes(*src).size() != s.size())
+        fail<value_error>(op, ": src ", *src, " must have the same number of dimensions as self ", self);
+    bool wrong = false;
+    for (size_t d = 0; d < s.size(); ++d) {
+        if (static_cast<int64_t>(d) != dim && i[d] > s[d])
+            wrong = true;
+        if (src && i[d] > nonempty_sizes(*src)[d])
+            wrong = true;
+    }
+    if (wrong) {
+        if (src)
+            fail<value_error>(op, ": expected index ", index, " to be smaller than self ", self,
+                              " apart from dimension ", dim, " and to be smaller size than src ", *src);
+        fail<value_error>(op, ": size does not match: expected index ", index, " to be smaller than input ", self,
+                          " apart from dimension ", dim);
+    }
+}
+
+/// The pairs of gather (other: the result, index's shape) and scatter (other: src): for each
+/// element of index at coordinate c, at = self's element at c with c[dim] = index[c].
+inline IndexMap along_map(const char* op, const IntArray& self_sizes, int64_t dim, const Tensor<int64_t>& index,
+                          const IntArray& other_sizes) {
+    const IntArray s = nonempty_sizes(self_sizes), i = nonempty_sizes(index.sizes()), o = nonempty_sizes(other_sizes);
+    const IntArray ss = index_contiguous_strides(s), os = index_contiguous_strides(o);
+    const Tensor<int64_t> ic = index.contiguous();
+    const int64_t n = ic.numel(), nd = static_cast<int64_t>(i.size());
+    IndexMap m;
+    m.at.resize(static_cast<size_t>(n));
+    m.other.resize(static_cast<size_t>(n));
+    std::vector<int64_t> c(static_cast<size_t>(nd), 0);
+    const int64_t* ip = ic.data_ptr();
+    for (int64_t k = 0; k < n; ++k) {
+        const int64_t v = ip[k];
+        if (v < 0 || v >= s[dim])
+            fail<index_error>(op, ": index ", v, " is out of bounds for dimension ", dim, " with size ", s[dim]);
+        int64_t a = 0, b = 0;
+        for (int64_t d = 0; d < nd; ++d) {
+            a += (d == dim ? v : c[d]) * ss[d];
+            b += c[d] * os[d];
+        }
+        m.at[k] = a;
+        m.other[k] = b;
+        for (int64_t d = nd - 1; d >= 0 && ++c[d] == i[d]; --d)
+            c[d] = 0; // the next coordinate
+    }
+    return m;
+}
+
+/// The pairs of the index_* ops: slice index[k] of self along dim and slice k of other (of
+/// other_sizes: self's with other_n along dim). `negatives`: index_fill's [-size, size).
+inline IndexMap slice_map(const char* op, const IntArray& self_sizes, int64_t dim, const Tensor<int64_t>& index,
+                          int64_t other_n, bool negatives = false) {
+    const DimSplit s = split_at_dim(nonempty_sizes(self_sizes), dim);
+    const Tensor<int64_t> ic = index.contiguous();
+    const int64_t n = ic.numel();
+    IndexMap m;
+    m.at.reserve(static_cast<size_t>(n * s.outer * s.inner));
+    m.other.reserve(m.at.capacity());
+    for (int64_t k = 0; k < n; ++k) {
+        int64_t v = ic.data_ptr()[k];
+        if (v < (negatives ? -s.n : 0) || v >= s.n)
+            fail<index_error>(op, ": index ", v, " is out of range for dimension ", dim, " with size ", s.n);
+        if (v < 0)
+            v += s.n;
+        for (int64_t o = 0; o < s.outer; ++o)
+            for (int64_t i = 0; i < s.inner; ++i) {
+                m.at.push_back((o * s.n + v) * s.inner + i);
+                m.other.push_back((o * other_n + k) * s.inner + i);
+            }
+    }
+    return m;
+}
+
+/// The pairs of take and put: the flat element index[k] (negatives from the end) and k.
+inline IndexMap flat_map(const char* op, int64_t numel, const Tensor<int64_t>& index) {
+    const Tensor<int64_t> ic = index.contiguous();
+    IndexMap m;
+    for (int64_t k = 0; k < ic.numel(); ++k) {
+        const int64_t v = ic.data_ptr()[k];
+        if (v < -numel || v >= numel)
+            fail<index_error>(op, ": out of range: tried to access index ", v, " on a tensor of ", numel, " elements");
+        m.at.push_back(v < 0 ? v + numel : v);
+        m.other.push_back(k);
+    }
+    return m;
+}
+
+inline void check_vector_index(const char* op, const Tensor<int64_t>& index) {
+    if (index.dim() > 1)
+        fail<value_error>(op, ": index is supposed to be a vector (0-d or 1-D), got a tensor of shape ", index.sizes());
+}
+
+/// The gradient of a result read from x through m (gather, index_select, take): sums into x's
+/// elements, duplicates accumulating.
+template <class T>
+void record_gather_like(const char* name, const Tensor<T>& input, const Tensor<T>& result, IndexMap m) {
+    if constexpr (FloatingElement<T>) {
+        if (!input.requires_grad())
+            return;
+        record_function(
+            name, result, {},
+            [m = std::move(m), sizes = input.sizes()](const TensorBase& grad) {
+                const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
+                Tensor<T> dx = zeros<T>(sizes);
+                T* d = dx.data_ptr();
+                const T* gp = g.data_ptr();
+                for (size_t k = 0; k < m.at.size(); ++k)
+                    d[m.at[k]] += gp[m.other[k]];
+                return std::array<TensorBase, 1>{dx};
+            },
+            input);
+    }
+}
+
+/// result = x's elements at m.at, laid out at m.other in a fresh tensor of `sizes`.
+template <class T>
+Tensor<T> gather_by_map(const Tensor<T>& x, const IndexMap& m, const IntArray& sizes) {
+    const Tensor<T> xc = x.detach().contiguous();
+    Tensor<T> r = empty<T>(sizes);
+    const T* xp = xc.data_ptr();
+    T* rp = r.data_ptr();
+    for (size_t k = 0; k < m.at.size(); ++k)
+        rp[m.other[k]] = xp[m.at[k]];
+    return r;
+}
+
+// ---- Scatter's reductions ---------------------------------------------------------------------
+
+enum class IndexReduce { Copy, Sum, Prod, Mean, Amax, Amin };
+
+inline IndexReduce scatter_reduce_kind(std::string_view reduce, const char* op) {
+    if (reduce == "sum")
+        return IndexReduce::Sum;
+    if (reduce == "prod")
+        return IndexReduce::Prod;
+    if (reduce == "mean")
+        return IndexReduce::Mean;
+    if (reduce == "amax")
+        return IndexReduce::Amax;
+    if (reduce == "amin")
+        return IndexReduce::Amin;
+    fail<value_error>(op, ": reduce argument must be either sum, prod, mean, amax or amin, got ", reduce);
+}
+inline IndexReduce index_reduce_kind(std::string_view reduce, const char* op) {
+    if (reduce == "prod")
+        return IndexReduce::Prod;
+    if (reduce == "mean")
+        return IndexReduce::Mean;
+    if (reduce == "amax")
+        return IndexReduce::Amax;
+    if (reduce == "amin")
+        return IndexReduce::Amin;
+    fail<value_error>(op, ": expected reduce to be one of prod, mean, amax or amin but got ", reduce);
+}
+/// scatter's reduce: "add" or "multiply".
+inline IndexReduce scatter_legacy_kind(std::string_view reduce, const char* op) {
+    if (reduce == "add")
+        return IndexReduce::Sum;
+    if (reduce == "multiply")
+        return IndexReduce::Prod;
+    fail<value_error>(op, ": reduce argument must be either add or multiply, got ", reduce);
+}
+
+template <class T>
+T reduce_identity(IndexReduce kind) {
+    if (kind == IndexReduce::Prod)
+        return T(1);
+    if constexpr (!std::is_same_v<T, bool>) {
+        constexpr bool inf = std::numeric_limits<T>::has_infinity;
+        if (kind == IndexReduce::Amax)
+            return inf ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+        if (kind == IndexReduce::Amin)
+            return inf ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+    } else {
+        if (kind == IndexReduce::Amax)
+            return false;
+        if (kind == IndexReduce::Amin)
+            return true;
+    }
+    return T(0);
+}
+
+template <class T>
+bool index_is_nan(T v) {
+    if constexpr (FloatingElement<T>)
+        return v != v;
+    else
+        return false;
+}
+
+/// out (self's copy) with src's elements m.other reduced into its elements m.at. `value`: the
+/// value forms (no src). include_self false: the targets start from the reduction's identity.
+template <class T>
+void scatter_into(Tensor<T>& out, const IndexMap& m, const T* src, T value, IndexReduce kind, bool include_self,
+                  double alpha = 1) {
+    T* p = out.data_ptr();
+    const size_t n = m.at.size();
+    if (!include_self)
+        for (size_t k = 0; k < n; ++k)
+            p[m.at[k]] = reduce_identity<T>(kind);
+    std::vector<int64_t> count;
+    if (kind == IndexReduce::Mean)
+        count.assign(static_cast<size_t>(out.numel()), include_self ? 1 : 0);
+    for (size_t k = 0; k < n; ++k) {
+        T& d = p[m.at[k]];
+        const T s = src ? src[m.other[k]] : value;
+        switch (kind) {
+        case IndexReduce::Copy:
+            d = s;
+            break;
+        case IndexReduce::Sum:
+        case IndexReduce::Mean:
+            if constexpr (std::is_same_v<T, bool>)
+                d = d || s;
+            else
+                d = alpha == 1 ? T(d + s) : T(d + s * convert<T>(alpha));
+            if (kind == IndexReduce::Mean)
+                ++count[static_cast<size_t>(m.at[k])];
+            break;
+        case IndexReduce::Prod:
+            if constexpr (std::is_same_v<T, bool>)
+                d = d && s;
+            else
+                d = T(d * s);
+            break;
+        case IndexReduce::Amax:
+            d = index_is_nan(s) ? s : (s > d ? s : d);
+            break;
+        case IndexReduce::Amin:
+            d = index_is_nan(s) ? s : (s < d ? s : d);
+            break;
+        }
+    }
+    if (kind == IndexReduce::Mean) {
+        for (size_t j = 0; j < count.size(); ++j) {
+            const int64_t c = count[j] == 0 ? 1 : count[j];
+            if constexpr (FloatingElement<T>)
+                p[j] = T(p[j] / T(c));
+            else if constexpr (std::is_same_v<T, bool>)
+                p[j] = p[j];
+            else { // integers: floor division, as PyTorch's
+                const auto q = p[j] / c;
+                p[j] = static_cast<T>((p[j] % c != 0 && ((p[j] < 0) != (c < 0))) ? q - 1 : q);
+            }
+        }
+    }
+}
+
+/// The gradients of a scatter-like result (PyTorch's formulas, for self and src): `self`, `src`
+/// and `result` detached, m the pairs. Copy: self's targets get none, src the result's gradient;
+/// Sum: both get it (src times alpha); Mean: divided by the count; Amax/Amin: shared among the
+/// elements equal to the result; Prod: times the product of the other elements. include_self
+/// false: self's targets get none.
+template <class T>
+std::array<TensorBase, 2> scatter_gradients(const Tensor<T>& g_in, const IndexMap& m, IndexReduce kind,
+                                            bool include_self, double alpha, const Tensor<T>& self,
+                                            const Tensor<T>& src, const Tensor<T>& result, const IntArray& src_sizes,
+                                            bool want_src) {
+    const Tensor<T> g = g_in.contiguous();
+    const T* gp = g.data_ptr();
+    const size_t n = m.at.size();
+    const int64_t numel = g.numel();
+    Tensor<T> dself = g.clone();
+    T* ds = dself.data_ptr();
+    Tensor<T> dsrc;
+    T* dp = nullptr;
+    if (want_src) {
+        dsrc = zeros<T>(src_sizes);
+        dp = dsrc.data_ptr();
+    }
+    const T* sp = want_src || kind == IndexReduce::Amax || kind == IndexReduce::Amin || kind == IndexReduce::Prod
+                      ? src.data_ptr()
+                      : nullptr;
+    if (kind == IndexReduce::Copy || kind == IndexReduce::Sum) {
+        if (dp)
+            for (size_t k = 0; k < n; ++k)
+                dp[m.other[k]] = T(gp[m.at[k]] * T(alpha));
+        if (kind == IndexReduce::Copy)
+            for (size_t k = 0; k < n; ++k)
+                ds[m.at[k]] = T(0);
+    } else if (kind == IndexReduce::Mean) {
+        std::vector<T> count(static_cast<size_t>(numel), include_self ? T(1) : T(0));
+        for (size_t k = 0; k < n; ++k)
+            count[static_cast<size_t>(m.at[k])] += T(1);
+        for (int64_t j = 0; j < numel; ++j)
+            ds[j] = gp[j] / (count[j] == T(0) ? T(1) : count[j]);
+        if (dp)
+            for (size_t k = 0; k < n; ++k)
+                dp[m.other[k]] = ds[m.at[k]];
+    } else if (kind == IndexReduce::Amax || kind == IndexReduce::Amin) {
+        const T* xp = self.data_ptr();
+        const T* rp = result.data_ptr();
+        std::vector<T> ties(static_cast<size_t>(numel));
+        for (int64_t j = 0; j < numel; ++j)
+            ties[j] = xp[j] == rp[j] ? T(1) : T(0); // self counts when equal
+        for (size_t k = 0; k < n; ++k)
+            if (sp[m.other[k]] == rp[m.at[k]])
+                ties[static_cast<size_t>(m.at[k])] += T(1);
+        for (int64_t j = 0; j < numel; ++j)
+            ds[j] = xp[j] == rp[j] ? gp[j] / ties[j] : T(0);
+        if (dp)
+            for (size_t k = 0; k < n; ++k) {
+                const int64_t a = m.at[k];
+                dp[m.other[k]] = sp[m.other[k]] == rp[a] ? gp[a] / ties[static_cast<size_t>(a)] : T(0);
+            }
+    } else { // Prod: the product of the others, from the zeros' count and the nonzero product
+        const T* xp = self.data_ptr();
+        std::vector<T> nonzero(static_cast<size_t>(numel), T(1));
+        std::vector<int64_t> zeros_at(static_cast<size_t>(numel), 0);
+        auto take = [&](int64_t j, T v) {
+            if (v == T(0))
+                ++zeros_at[j];
+            else
+                nonzero[j] *= v;
+        };
+        if (include_self)
+            for (int64_t j = 0; j < numel; ++j)
+                take(j, xp[j]);
+        std::vector<char> target(static_cast<size_t>(numel), 0);
+        for (size_t k = 0; k < n; ++k) {
+            take(m.at[k], sp[m.other[k]]);
+            target[static_cast<size_t>(m.at[k])] = 1;
+        }
+        auto others = [&](int64_t j, T v) {
+            if (v != T(0))
+                return zeros_at[j] == 0 ? T(nonzero[j] / v) : T(0);
+            return zeros_at[j] == 1 ? nonzero[j] : T(0);
+        };
+        for (int64_t j = 0; j < numel; ++j)
+            if (target[j])
+                ds[j] = gp[j] * others(j, xp[j]);
+        if (dp)
+            for (size_t k = 0; k < n; ++k)
+                dp[m.other[k]] = gp[m.at[k]] * others(m.at[k], sp[m.other[k]]);
+    }
+    if (!include_self)
+        for (size_t k = 0; k < n; ++k)
+            ds[m.at[k]] = T(0);
+    return {dself, dsrc};
+}
+
+/// The result of a scatter-like op: self's copy with src (or value) reduced in through m, and
+/// its gradients for self and src (`src` undefined: the value forms). `differentiable` false:
+/// PyTorch has no derivative (scatter with reduce): its backward raises as PyTorch's.
+template <class T>
+Tensor<T> scatter_like(const char* name, const Tensor<T>& self, const Tensor<T>& src, T value, IndexMap m,
+                       IndexReduce kind, bool include_self, double alpha = 1, bool differentiable = true,
+                       const char* op = "") {
+    Tensor<T> out = self.detach().contiguous().clone(); // its history: this op's alone
+    const Tensor<T> sc = src.defined() ? src.detach().contiguous() : Tensor<T>();
+    scatter_into(out, m, sc.defined() ? sc.data_ptr() : nullptr, value, kind, include_self, alpha);
+    if constexpr (FloatingElement<T>) {
+        const bool want = self.requires_grad() || (src.defined() && src.requires_grad());
+        if (!want)
+            return out;
+        const bool needs_values = kind == IndexReduce::Amax || kind == IndexReduce::Amin || kind == IndexReduce::Prod;
+        const Tensor<T> self_saved = needs_values ? self.detach().contiguous().clone() : Tensor<T>();
+        const Tensor<T> src_saved = src.defined() ? sc.detach() : Tensor<T>();
+        const Tensor<T> result_saved = needs_values ? out.detach() : Tensor<T>();
+        auto backward = [=, m = std::move(m), src_sizes = src.defined() ? src.sizes() : IntArray{},
+                         has_src = src.defined(), sizes = self.sizes()](const TensorBase& grad) {
+            if (!differentiable)
+                fail<error>("the derivative for '", op, "' with reduce is not implemented (as in PyTorch 1.13)");
+            auto r = scatter_gradients(Tensor<T>(grad.impl_ptr()), m, kind, include_self, alpha, self_saved, src_saved,
+                                       result_saved, src_sizes, has_src);
+            return r;
+        };
+        if (src.defined())
+            record_function(name, out, {}, std::move(backward), self, src);
+        else
+            record_function(name, out, {}, std::move(backward), self, Tensor<T>());
+    }
+    return out;
+}
+
+/// dim of an index op on `t` (a 0-d tensor takes 0 or -1).
+inline int64_t index_dim(const TensorBase& t, int64_t dim, const char* op) {
+    return wrap_dim(dim, t.dim(), op);
+}
+
+template <class T>
+void check_host(const char* op, const Tensor<T>& x, const Tensor<int64_t>& index, const Tensor<T>& other = {}) {
+    check_host_access(x, op);
+    check_host_access(index, op);
+    if (other.defined())
+        check_host_access(other, op);
+}
+
+/// The checks of index_add, index_copy and index_reduce (PyTorch's index_func_meta_impl): a
+/// vector index, one per slice of source along dim, source's slices of self's shape. Returns the
+/// pairs (other: source's elements).
+template <class T>
+IndexMap index_source_map(const char* op, const Tensor<T>& self, int64_t& dim, const Tensor<int64_t>& index,
+                          const Tensor<T>& source) {
+    check_host(op, self, index, source);
+    dim = index_dim(self, dim, op);
+    check_vector_index(op, index);
+    const IntArray s = nonempty_sizes(self.sizes()), src = nonempty_sizes(source.sizes());
+    if (s.size() != src.size())
+        fail<value_error>(op, ": when source and destination are not scalars, their dimensionality must match (source ",
+                          source.sizes(), ", self ", self.sizes(), ")");
+    if (index.numel() != src[static_cast<size_t>(dim)])
+        fail<value_error>(op, ": number of indices (", index.numel(), ") should be equal to source.size(dim) (",
+                          src[static_cast<size_t>(dim)], "), for dim ", dim);
+    for (size_t d = 0; d < s.size(); ++d)
+        if (static_cast<int64_t>(d) != dim && s[d] != src[d])
+            fail<value_error>(op, ": source/destination slices must have the same shape (source ", source.sizes(),
+                              ", self ", self.sizes(), ", dim ", dim, ")");
+    return slice_map(op, self.sizes(), dim, index, src[static_cast<size_t>(dim)]);
+}
+
+template <class T>
+IndexMap scatter_map(const char* op, const Tensor<T>& self, int64_t& dim, const Tensor<int64_t>& index,
+                     const Tensor<T>& src) {
+    check_host(op, self, index, src);
+    dim = index_dim(self, dim, op);
+    const IntArray src_sizes = src.defined() ? src.sizes() : IntArray{};
+    check_along_shapes(op, self.sizes(), dim, index.sizes(), src.defined() ? &src_sizes : nullptr);
+    return along_map(op, self.sizes(), dim, index, src.defined() ? src_sizes : index.sizes());
+}
+
+} // namespace detail
+
+// ---- Reading through an index -----------------------------------------------------------------
+
+/// torch.index_select(x, dim, index): x's slices index[k] along dim (index 0-d or 1-D, each in
+/// [0, size): PyTorch 1.13 refuses negatives here). Differentiable (IndexSelectBackward0).
+template <class T>
+Tensor<T> index_select(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index) {
+    const char* op = "index_select";
+    detail::check_host(op, x, index);
+    dim = detail::index_dim(x, dim, op);
+    detail::check_vector_index(op, index);
+    if (x.dim() > 0 && x.size(dim) == 0 && index.numel() > 0)
+        detail::fail<index_error>(op, ": index ", index.contiguous().data_ptr()[0], " is out of range for dimension ",
+                                  dim, " of size 0");
+    IntArray sizes = x.sizes();
+    if (x.dim() == 0)
+        sizes = index.sizes(); // a 0-d x: the index's shape
+    else
+        sizes[static_cast<size_t>(dim)] = index.numel();
+    detail::IndexMap m = detail::slice_map(op, x.sizes(), dim, index, index.numel());
+    Tensor<T> r = detail::gather_by_map(x, m, sizes);
+    detail::record_gather_like("IndexSelectBackward0", x, r, std::move(m));
+    return r;
+}
+
+/// torch.gather(x, dim, index): out[c] = x[c with c[dim] = index[c]]; index has x's rank and
+/// index.size(d) <= x.size(d) for d != dim; the result has index's shape. Differentiable
+/// (GatherBackward0: duplicates accumulate).
+template <class T>
+Tensor<T> gather(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index) {
+    const char* op = "gather";
+    detail::check_host(op, x, index);
+    dim = detail::index_dim(x, dim, op);
+    detail::check_along_shapes(op, x.sizes(), dim, index.sizes(), nullptr);
+    detail::IndexMap m = detail::along_map(op, x.sizes(), dim, index, index.sizes());
+    Tensor<T> r = detail::gather_by_map(x, m, index.sizes());
+    detail::record_gather_like("GatherBackward0", x, r, std::move(m));
+    return r;
+}
+
+/// torch.take_along_dim(x, indices, dim): gather after broadcasting x and indices against each
+/// other but along dim (same rank required); without dim, of the flattened x and indices.
+template <class T>
+Tensor<T> take_along_dim(const Tensor<T>& x, const Tensor<int64_t>& indices,
+                         std::optional<int64_t> dim = std::nullopt) {
+    const char* op = "take_along_dim";
+    detail::check_host(op, x, indices);
+    if (!dim)
+        return gather(x.reshape({-1}), 0, indices.reshape({-1}));
+    const int64_t d = detail::index_dim(x, *dim, op);
+    if (x.dim() != indices.dim())
+        detail::fail<value_error>(op, ": input and indices should have the same number of dimensions, but got ",
+                                  x.dim(), " dimensions for input, and ", indices.dim(), " dimensions for indices");
+    IntArray xs = x.sizes(), is = indices.sizes();
+    for (int64_t k = 0; k < x.dim(); ++k) {
+        if (k == d)
+            continue;
+        int64_t& a = xs[static_cast<size_t>(k)];
+        int64_t& b = is[static_cast<size_t>(k)];
+        if (a != b && a != 1 && b != 1)
+            detail::fail<value_error>(op, ": the size of input (", a, ") must match the size of indices (", b,
+                                      ") at non-singleton dimension ", k, " (input ", x.sizes(), ", indices ",
+                                      indices.sizes(), ")");
+        a = b = std::max(a, b);
+    }
+    return gather(xs == x.sizes() ? x : x.expand(xs), d, is == indices.sizes() ? indices : indices.expand(is));
+}
+
+/// torch.take(x, index): x's flat elements index (any shape; negatives count from the end), in
+/// index's shape. Differentiable (TakeBackward0).
+template <class T>
+Tensor<T> take(const Tensor<T>& x, const Tensor<int64_t>& index) {
+    const char* op = "take";
+    detail::check_host(op, x, index);
+    if (x.numel() == 0 && index.numel() > 0)
+        detail::fail<index_error>(op, ": tried to take from an empty tensor");
+    detail::IndexMap m = detail::flat_map(op, x.numel(), index);
+    Tensor<T> r = detail::gather_by_map(x, m, index.sizes());
+    detail::record_gather_like("TakeBackward0", x, r, std::move(m));
+    return r;
+}
+
+// ---- Writing through an index: scatter ---------------------------------------------------------
+
+/// torch.scatter(x, dim, index, src): x with x[c with c[dim] = index[c]] = src[c] for each c of
+/// index (index has x's rank, index.size(d) <= src.size(d), and <= x.size(d) for d != dim).
+/// Differentiable in x and src (ScatterBackward0).
+template <class T>
+Tensor<T> scatter(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& src) {
+    detail::IndexMap m = detail::scatter_map("scatter", x, dim, index, src);
+    return detail::scatter_like("ScatterBackward0", x, src, T{}, std::move(m), detail::IndexReduce::Copy, true);
+}
+/// torch.scatter(x, dim, index, value): the value written at each indexed place (ScatterBackward1).
+template <class T>
+Tensor<T> scatter(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, double value) {
+    detail::IndexMap m = detail::scatter_map("scatter", x, dim, index, Tensor<T>());
+    return detail::scatter_like("ScatterBackward1", x, Tensor<T>(), convert<T>(value), std::move(m),
+                                detail::IndexReduce::Copy, true);
+}
+/// torch.scatter(x, dim, index, src, reduce = "add" | "multiply"): src added to / multiplied
+/// into the indexed places. No derivative, as in PyTorch 1.13 (backward raises).
+template <class T>
+Tensor<T> scatter(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& src,
+                  std::string_view reduce) {
+    const auto kind = detail::scatter_legacy_kind(reduce, "scatter");
+    detail::IndexMap m = detail::scatter_map("scatter", x, dim, index, src);
+    return detail::scatter_like("ScatterBackward0", x, src, T{}, std::move(m), kind, true, 1, false, "scatter");
+}
+template <class T>
+Tensor<T> scatter(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, double value,
+                  std::string_view reduce) {
+    const auto kind = detail::scatter_legacy_kind(reduce, "scatter");
+    detail::IndexMap m = detail::scatter_map("scatter", x, dim, index, Tensor<T>());
+    return detail::scatter_like("ScatterBackward1", x, Tensor<T>(), convert<T>(value), std::move(m), kind, true, 1,
+                                false, "scatter");
+}
+
+/// torch.scatter_add(x, dim, index, src): src summed into the indexed places (duplicates
+/// accumulate). Differentiable in x and src (ScatterAddBackward0).
+template <class T>
+Tensor<T> scatter_add(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& src) {
+    detail::IndexMap m = detail::scatter_map("scatter_add", x, dim, index, src);
+    return detail::scatter_like("ScatterAddBackward0", x, src, T{}, std::move(m), detail::IndexReduce::Sum, true);
+}
+
+/// torch.scatter_reduce(x, dim, index, src, reduce, include_self = true): src reduced into the
+/// indexed places by "sum", "prod", "mean", "amax" or "amin"; include_self false: x's values at
+/// those places take no part. Integer means round down. Differentiable (ScatterReduceBackward0).
+template <class T>
+Tensor<T> scatter_reduce(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& src,
+                         std::string_view reduce, bool include_self = true) {
+    const auto kind = detail::scatter_reduce_kind(reduce, "scatter_reduce");
+    detail::IndexMap m = detail::scatter_map("scatter_reduce", x, dim, index, src);
+    return detail::scatter_like("ScatterReduceBackward0", x, src, T{}, std::move(m), kind, include_self);
+}
+
+// ---- Writing through an index: slices ----------------------------------------------------------
+
+/// torch.index_add(x, dim, index, source, alpha = 1): x with alpha * source's slice k added to
+/// slice index[k] along dim (duplicates accumulate). Differentiable (IndexAddBackward0).
+template <class T>
+Tensor<T> index_add(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& source,
+                    double alpha = 1) {
+    detail::IndexMap m = detail::index_source_map("index_add", x, dim, index, source);
+    return detail::scatter_like("IndexAddBackward0", x, source, T{}, std::move(m), detail::IndexReduce::Sum, true,
+                                alpha);
+}
+
+/// torch.index_copy(x, dim, index, source): x with slice index[k] replaced by source's slice k.
+/// Differentiable (IndexCopyBackward0).
+template <class T>
+Tensor<T> index_copy(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& source) {
+    detail::IndexMap m = detail::index_source_map("index_copy", x, dim, index, source);
+    return detail::scatter_like("IndexCopyBackward0", x, source, T{}, std::move(m), detail::IndexReduce::Copy, true);
+}
+
+/// torch.index_fill(x, dim, index, value): x with the slices index along dim set to value
+/// (negative indices count from the end, as PyTorch 1.13's index_fill). IndexFillBackward0.
+template <class T>
+Tensor<T> index_fill(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, double value) {
+    const char* op = "index_fill";
+    detail::check_host(op, x, index);
+    dim = detail::index_dim(x, dim, op);
+    detail::check_vector_index(op, index);
+    detail::IndexMap m = detail::slice_map(op, x.sizes(), dim, index, index.numel(), true);
+    return detail::scatter_like("IndexFillBackward0", x, Tensor<T>(), convert<T>(value), std::move(m),
+                                detail::IndexReduce::Copy, true);
+}
+
+/// torch.index_reduce(x, dim, index, source, reduce, include_self = true): source's slices
+/// reduced into x's slices index by "prod", "mean", "amax" or "amin". IndexReduceBackward0.
+template <class T>
+Tensor<T> index_reduce(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& source,
+                       std::string_view reduce, bool include_self = true) {
+    const auto kind = detail::index_reduce_kind(reduce, "index_reduce");
+    detail::IndexMap m = detail::index_source_map("index_reduce", x, dim, index, source);
+    return detail::scatter_like("IndexReduceBackward0", x, source, T{}, std::move(m), kind, include_self);
+}
+
+/// torch.put(x, index, source, accumulate = false): x with its flat elements index (negatives
+/// from the end) set to (accumulate: added) source's, elementwise. PutBackward0.
+template <class T>
+Tensor<T> put(const Tensor<T>& x, const Tensor<int64_t>& index, const Tensor<T>& source, bool accumulate = false) {
+    const char* op = "put";
+    detail::check_host(op, x, index, source);
+    if (index.numel() != source.numel())
+        detail::fail<value_error>(op,
+                                  ": expected source and index to have the same number of elements, but got "
+                                  "source.numel() = ",
+                                  source.numel(), ", index.numel() = ", index.numel());
+    if (x.numel() == 0 && index.numel() > 0)
+        detail::fail<index_error>(op, ": tried to put into an empty tensor");
+    detail::IndexMap m = detail::flat_map(op, x.numel(), index);
+    return detail::scatter_like("PutBackward0", x, source.reshape({-1}), T{}, std::move(m),
+                                accumulate ? detail::IndexReduce::Sum : detail::IndexReduce::Copy, true);
+}
+
+// ---- In place ----------------------------------------------------------------------------------
+// Each computes the op's result and copies it into x (copy_ records it for autograd: PyTorch
+// refuses these on a leaf that requires grad, and so does copy_).
+
+template <class T>
+Tensor<T>& scatter_(Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& src) {
+    return x.copy_(scatter(x, dim, index, src));
+}
+template <class T>
+Tensor<T>& scatter_(Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, double value) {
+    return x.copy_(scatter(x, dim, index, value));
+}
+template <class T>
+Tensor<T>& scatter_(Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& src,
+                    std::string_view reduce) {
+    return x.copy_(scatter(x, dim, index, src, reduce));
+}
+template <class T>
+Tensor<T>& scatter_(Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, double value, std::string_view reduce) {
+    return x.copy_(scatter(x, dim, index, value, reduce));
+}
+template <class T>
+Tensor<T>& scatter_add_(Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& src) {
+    return x.copy_(scatter_add(x, dim, index, src));
+}
+template <class T>
+Tensor<T>& scatter_reduce_(Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& src,
+                           std::string_view reduce, bool include_self = true) {
+    return x.copy_(scatter_reduce(x, dim, index, src, reduce, include_self));
+}
+template <class T>
+Tensor<T>& index_add_(Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& source,
+                      double alpha = 1) {
+    return x.copy_(index_add(x, dim, index, source, alpha));
+}
+template <class T>
+Tensor<T>& index_copy_(Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& source) {
+    return x.copy_(index_copy(x, dim, index, source));
+}
+template <class T>
+Tensor<T>& index_fill_(Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, double value) {
+    return x.copy_(index_fill(x, dim, index, value));
+}
+template <class T>
+Tensor<T>& index_reduce_(Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& source,
+                         std::string_view reduce, bool include_self = true) {
+    return x.copy_(index_reduce(x, dim, index, source, reduce, include_self));
+}
+template <class T>
+Tensor<T>& put_(Tensor<T>& x, const Tensor<int64_t>& index, const Tensor<T>& source, bool accumulate = false) {
+    return x.copy_(put(x, index, source, accumulate));
+}
+
+} // namespace tenet::inline TENET_ABI
