@@ -193,5 +193,9 @@ TEST_CASE("index ops: methods, in-place forms and autograd's refusals", "[index]
         auto src = full<double>({2, 3}, 1.0).requires_grad_();
         scatter(x, 0, longs({1, 0}).reshape({1, 2}), src).sum().backward();
         CHECK(src.grad().to_vector() == std::vector<double>{1, 1, 0, 0, 0, 0});
+        // amax's gradient reads its result: written to in place after, backward refuses
+        auto r2 = scatter_reduce(x, 0, longs({1, 0}).reshape({1, 2}), src, "amax");
+        r2.detach().fill_(0.0);
+        CHECK_THROWS(r2.sum().backward());
     }
 }

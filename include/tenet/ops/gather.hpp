@@ -428,7 +428,11 @@ Tensor<T> scatter_like(const char* name, const Tensor<T>& self, const Tensor<T>&
                                        result_saved, src_sizes, has_src);
             return r;
         };
-        if (src.defined())
+        // amax, amin and prod read src and the result: checked against later in-place writes
+        // (self's values are a private copy)
+        if (needs_values && src.defined())
+            record_function(name, out, {src_saved, result_saved}, std::move(backward), self, src);
+        else if (src.defined())
             record_function(name, out, {}, std::move(backward), self, src);
         else
             record_function(name, out, {}, std::move(backward), self, Tensor<T>());
