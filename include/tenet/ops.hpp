@@ -19,6 +19,8 @@
 #include "tenet/ops/unique.hpp"
 #include "tenet/ops/histogram.hpp"
 #include "tenet/ops/gather.hpp"
+#include "tenet/ops/masks.hpp"
+#include "tenet/ops/reshape_ops.hpp"
 #include "tenet/ops/forwarded_methods.hpp"
 #include "tenet/ops/closeness.hpp"
 #include "tenet/nn/functional.hpp"

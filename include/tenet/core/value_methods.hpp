@@ -34,7 +34,8 @@ concept DimIndex = std::integral<I> && !std::same_as<I, bool>;
     X(sort) X(argsort) X(msort) X(topk) X(kthvalue) X(median) X(nanmedian) X(mode) X(quantile)        \
     X(nanquantile) X(aminmax) X(cummax) X(cummin) X(logcumsumexp) X(diff) X(unique)                   \
     X(unique_consecutive) X(bincount) X(histc) X(histogram)                                        \
-    X(index_select) X(gather) X(take_along_dim) X(take) X(scatter) X(scatter_add) X(scatter_reduce) X(index_add) X(index_copy) X(index_fill) X(index_reduce)
+    X(index_select) X(gather) X(take_along_dim) X(take) X(scatter) X(scatter_add) X(scatter_reduce) X(index_add) X(index_copy) X(index_fill) X(index_reduce) \
+    X(masked_fill) X(masked_select) X(masked_scatter) X(nonzero) X(argwhere) X(count_nonzero) X(roll) X(repeat) X(tile) X(repeat_interleave) X(movedim) X(moveaxis) X(swapaxes) X(swapdims) X(ravel) X(diagonal) X(diag_embed) X(rot90)
 
 template <class Derived>
 class ValueMethods {

@@ -4,8 +4,10 @@
 
 #include "tenet/ops/gather.hpp"
 #include "tenet/ops/histogram.hpp"
+#include "tenet/ops/masks.hpp"
 #include "tenet/ops/quantile.hpp"
 #include "tenet/ops/reduce.hpp"
+#include "tenet/ops/reshape_ops.hpp"
 #include "tenet/ops/scan.hpp"
 #include "tenet/ops/sort.hpp"
 #include "tenet/ops/unique.hpp"
