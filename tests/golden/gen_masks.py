@@ -181,6 +181,19 @@ def value_grad(x, mask, vt):
 for name, m in (("f2", "m2"), ("f2", "mcol"), ("f2", "m3"), ("d3", "mrow")):
     record("masked_fill_value_grad", value_grad, {"x": name, "mask": m, "vt": "vt"}, grad=False)
 
+
+def source_grad(x, mask, source):
+    """The gradient of masked_scatter's source (its second differentiable input)."""
+    src = source.detach().clone().requires_grad_()
+    out = torch.masked_scatter(x.detach(), mask, src)
+    w = torch.linspace(-1.5, 2.0, out.numel(), dtype=out.dtype).reshape(out.shape)
+    return torch.autograd.grad((out * w).sum(), src)[0]
+
+
+for name, m, src in (("f2", "m2", "src_f"), ("f2", "mcol", "src_f"), ("f2", "m3", "src_f"), ("d3", "mrow", "src_d"),
+                     ("f2", "mall", "src_f")):
+    record("masked_scatter_source_grad", source_grad, {"x": name, "mask": m, "source": src}, grad=False)
+
 # ---- nonzero, argwhere, where(cond), count_nonzero -----------------------------------------
 for name in ALL:
     record("nonzero", lambda x: torch.nonzero(x), {"x": name}, grad=False)

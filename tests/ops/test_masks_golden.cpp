@@ -110,6 +110,16 @@ void call_op(const Case& c, const Tensor<T>& x0, K&& k) {
         }
         return;
     }
+    if (op == "masked_scatter_source_grad") {
+        if constexpr (FloatingElement<T> && TENET_AUTOGRAD) {
+            Tensor<T> src = input<T>(c, "source").requires_grad_();
+            const Tensor<T> out = masked_scatter(x.detach(), input<bool>(c, "mask"), src);
+            const Tensor<T> w = linspace<T>(-1.5, 2.0, out.numel()).reshape(out.sizes());
+            Tensor<T>((out * w).sum()).backward();
+            return k(src.grad());
+        }
+        return;
+    }
     if (op == "masked_select")
         return k(x.masked_select(input<bool>(c, "mask")));
     if (op == "masked_scatter")
@@ -227,7 +237,7 @@ void run_ops(const std::set<std::string>& ops) {
 
 TEST_CASE("golden masks: masked_fill, masked_select, masked_scatter", "[masks][golden]") {
     run_ops({"masked_fill", "masked_fill_", "masked_fill_value_grad", "masked_select", "masked_scatter",
-             "masked_scatter_"});
+             "masked_scatter_", "masked_scatter_source_grad"});
 }
 
 TEST_CASE("golden conditions: nonzero, argwhere, where, count_nonzero", "[masks][golden]") {
