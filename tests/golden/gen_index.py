@@ -54,6 +54,7 @@ INPUTS = {
     "sb2": make(torch.bool, (3, 4)),
     "s0d": make(torch.float32, ()),
     "s1": make(torch.float32, (5,)),
+    "v0d_d": make(torch.float64, ()),
     # sources of the indices' shapes (PyTorch 1.13's src gradient is grad.gather(dim, index): a
     # src larger than its index fails in backward)
     "s_f2_d0": make(torch.float32, (2, 4)),
@@ -132,7 +133,7 @@ def args_text(kw):
     return " ".join(out)
 
 
-TENSOR_ARGS = ("x", "self", "src", "source", "index")
+TENSOR_ARGS = ("x", "self", "src", "source", "index", "value_t")
 
 
 def tensors(kw):
@@ -331,6 +332,14 @@ for x, d, i, s in (("f2", 1, "i3", "src_f2_d1"), ("b2", 1, "i3", "src_b2_d1"), (
     record("index_copy", ic, {"x": x, "dim": d, "index": i, "source": s})
     record("index_copy_", ic_, {"x": x, "dim": d, "index": i, "source": s})
 record("index_copy", ic, {"self": "f2", "dim": 1, "index": "i3", "x": "src_f2_d1"})
+# a 0-d tensor value (value_t), differentiable: its gradient with the value named x
+iflt = lambda dim, index, value_t=None, x=None, self=None: torch.index_fill(
+    x if self is None else self, dim, index, value_t if self is None else x)
+record("index_fill", iflt, {"x": "f2", "dim": 1, "index": "i_dup", "value_t": "s0d"})
+record("index_fill", iflt, {"self": "f2", "dim": 1, "index": "i_dup", "x": "s0d"})
+record("index_fill", iflt, {"self": "d3", "dim": -1, "index": "i3", "x": "v0d_d"})
+record("index_fill", iflt, {"self": "f2", "dim": 0, "index": "i_e", "x": "s0d"})
+record("index_fill", iflt, {"x": "f2", "dim": 1, "index": "i3", "value_t": "s1"})
 record("index_fill", ifl, {"x": "b2", "dim": 1, "index": "i3", "value": 1})
 record("index_fill", ifl, {"x": "f0d", "dim": 0, "index": "g_0d", "value": 3})
 record("index_add", ia, {"x": "f1", "dim": 0, "index": "i_dup", "source": "src_f1", "alpha": 1})

@@ -58,6 +58,10 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
     }
     if (op == "take")
         return k(x.take(index));
+    if (op == "index_fill" && (c.has("value_t") || c.has("self"))) {
+        auto [self, value] = self_and(c, x, "value_t");
+        return k(self.index_fill(c.dim(), index, value));
+    }
     if (op == "index_fill" || op == "index_fill_") {
         if (!in_place)
             return k(x.index_fill(c.dim(), index, c.number("value", 0)));

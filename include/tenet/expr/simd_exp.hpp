@@ -26,9 +26,9 @@ TENET_ALWAYS_INLINE inline TENET_HD float select(bool c, float a, float b) {
 
 // Always inlined: a loop body that calls it out of line cannot be vectorised.
 TENET_ALWAYS_INLINE inline TENET_HD float simd_exp(float x) {
-    // Beyond these, e^x is inf or rounds to 0; clamping keeps n in int range. NaN passes
-    // the clamps unchanged (comparisons with NaN are false) and is restored at the end.
-    const float xc = select(x > 89.0f, 89.0f, select(x < -104.0f, -104.0f, x));
+    // Beyond these, e^x is inf or rounds to 0; clamping keeps n in int range. NaN is computed
+    // as 0 (its conversion to int would be undefined) and restored at the end.
+    const float xc = select(x > 89.0f, 89.0f, select(x < -104.0f, -104.0f, select(x != x, 0.0f, x)));
     // n = round(x / ln2), by the add-and-subtract-1.5*2^23 trick (no call to nearbyint).
     constexpr float kRound = 12582912.0f;  // 1.5 * 2^23
     const float n = (xc * 1.44269504088896341f + kRound) - kRound;

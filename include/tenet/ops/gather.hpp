@@ -9,6 +9,7 @@
 // the pairs, in index order (PyTorch's order on the CPU, so sums round as its do).
 
 #include "tenet/config.hpp"
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -337,7 +338,7 @@ std::array<TensorBase, 2> scatter_gradients(const Tensor<T>& g_in, const IndexMa
     if (kind == IndexReduce::Copy || kind == IndexReduce::Sum) {
         if (dp)
             for (size_t k = 0; k < n; ++k)
-                dp[m.other[k]] = T(gp[m.at[k]] * T(alpha));
+                dp[m.other[k]] += T(gp[m.at[k]] * T(alpha)); // (index_fill: one value for all k)
         if (kind == IndexReduce::Copy)
             for (size_t k = 0; k < n; ++k)
                 ds[m.at[k]] = T(0);
@@ -656,6 +657,32 @@ Tensor<T> index_fill(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& ind
                                 detail::IndexReduce::Copy, true);
 }
 
+/// torch.index_fill(x, dim, index, value) with a 0-d tensor value: differentiable in x and value
+/// (IndexFillBackward1).
+template <class T>
+Tensor<T> index_fill(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& value) {
+    const char* op = "index_fill";
+    detail::check_host(op, x, index, value);
+    if (value.dim() != 0)
+        detail::fail<value_error>(op, ": only a 0-dimensional value tensor is supported, but got a tensor of shape ",
+                                  value.sizes());
+    dim = detail::index_dim(x, dim, op);
+    detail::check_vector_index(op, index);
+    detail::IndexMap m = detail::slice_map(op, x.sizes(), dim, index, index.numel(), true);
+    // Every place reads the one value, each once (PyTorch's value gradient sums over the unique
+    // indices: a repeated index counts once).
+    std::vector<char> seen(static_cast<size_t>(x.numel()), 0);
+    detail::IndexMap once;
+    for (int64_t a : m.at)
+        if (!seen[static_cast<size_t>(a)]) {
+            seen[static_cast<size_t>(a)] = 1;
+            once.at.push_back(a);
+            once.other.push_back(0);
+        }
+    m = std::move(once);
+    return detail::scatter_like("IndexFillBackward1", x, value, T{}, std::move(m), detail::IndexReduce::Copy, true);
+}
+
 /// torch.index_reduce(x, dim, index, source, reduce, include_self = true): source's slices
 /// reduced into x's slices index by "prod", "mean", "amax" or "amin". IndexReduceBackward0.
 template <class T>
@@ -725,6 +752,10 @@ Tensor<T>& index_copy_(Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, 
 }
 template <class T>
 Tensor<T>& index_fill_(Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, double value) {
+    return x.copy_(index_fill(x, dim, index, value));
+}
+template <class T>
+Tensor<T>& index_fill_(Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& value) {
     return x.copy_(index_fill(x, dim, index, value));
 }
 template <class T>
