@@ -142,7 +142,8 @@ Tensor<T> masked_scatter(const Tensor<T>& x, const Tensor<bool>& mask, const Ten
                 dx = dx.reshape(xsizes);
                 // source's gradient: its first elements (one per set mask element) take g there.
                 Tensor<T> ds = zeros<T>(ssizes);
-                detail::for_each_masked(shape, m, g, [&](int64_t k, int64_t o) { ds.data_ptr()[k] = g.data_ptr()[o]; });
+                const T* gp = static_cast<const T*>(g.impl().storage->data()); // o counts from the storage's start
+                detail::for_each_masked(shape, m, g, [&](int64_t k, int64_t o) { ds.data_ptr()[k] = gp[o]; });
                 return std::array<TensorBase, 2>{dx, ds};
             },
             x, source);
