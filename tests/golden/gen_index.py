@@ -109,6 +109,7 @@ INPUTS = {
     "a_f2_d1": torch.tensor([[3, 0], [1, 1], [2, 0]]),
     "a_bcast": torch.tensor([[1], [3]]).reshape(2, 1, 1),  # broadcast against (3, 4) along dim 1
     "a_row": torch.tensor([[2, 0, 1, 1]]),  # (1, 4) along dim 0
+    "f14": make(torch.float32, (1, 4)),  # take_along_dim broadcasts x to the indices' rows
 }
 
 lines = []
@@ -208,6 +209,8 @@ record("take_along_dim", tad, {"x": "f2", "index": "a_row", "dim": 0})
 record("take_along_dim", tad, {"x": "f2", "index": "a_bcast", "dim": 1})
 record("take_along_dim", tad, {"x": "f2", "index": "a_bcast", "dim": -1})
 record("take_along_dim", tad, {"x": "d3", "index": "g_d3_d2", "dim": 2})
+record("take_along_dim", tad, {"x": "f14", "index": "a_f2_d1", "dim": 1})
+record("take_along_dim", tad, {"x": "f14", "index": "a_f2_d1", "dim": -1})
 record("take_along_dim", tad, {"x": "f2", "index": "g_f2_d1"})
 record("take_along_dim", tad, {"x": "f2", "index": "g_1d", "dim": 0})  # rank differs
 record("take_along_dim", tad, {"x": "f2", "index": "g_f2_wide", "dim": 0})  # no broadcast 5 vs 4
