@@ -620,6 +620,9 @@ template <class T>
 Tensor<T> scatter_reduce(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& src,
                          std::string_view reduce, bool include_self = true) {
     const auto kind = detail::scatter_reduce_kind(reduce, "scatter_reduce");
+    if (std::is_same_v<T, bool> && kind == detail::IndexReduce::Mean)
+        detail::fail<dtype_error>(
+            "scatter_reduce: reduce \"mean\" is not implemented for bool tensors (as in PyTorch)");
     detail::IndexMap m = detail::scatter_map("scatter_reduce", x, dim, index, src);
     return detail::scatter_like("ScatterReduceBackward0", x, src, T{}, std::move(m), kind, include_self);
 }
@@ -689,6 +692,10 @@ template <class T>
 Tensor<T> index_reduce(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& source,
                        std::string_view reduce, bool include_self = true) {
     const auto kind = detail::index_reduce_kind(reduce, "index_reduce");
+    if (std::is_same_v<T, bool> && (kind == detail::IndexReduce::Mean || !include_self))
+        detail::fail<dtype_error>("index_reduce: reduce \"", reduce, "\"",
+                                  include_self ? "" : " with include_self false",
+                                  " is not implemented for bool tensors (as in PyTorch)");
     detail::IndexMap m = detail::index_source_map("index_reduce", x, dim, index, source);
     return detail::scatter_like("IndexReduceBackward0", x, source, T{}, std::move(m), kind, include_self);
 }
