@@ -203,3 +203,23 @@ TEST_CASE("index ops: methods, in-place forms and autograd's refusals", "[index]
         CHECK_THROWS(r2.sum().backward());
     }
 }
+
+TEST_CASE("index ops read strided inputs in their logical order and write through views", "[index]") {
+    const auto base = arange(12, kFloat64).reshape({4, 3});
+    const auto xt = base.t(); // (3, 4), not contiguous
+    const auto xc = xt.contiguous();
+    const auto idx = longs({2, 0, 1, 2, 0, 0, 2, 1}).reshape({2, 4});
+    CHECK(gather(xt, 0, idx).to_vector() == gather(xc, 0, idx).to_vector());
+    CHECK(index_select(xt, 1, longs({3, 1})).to_vector() == index_select(xc, 1, longs({3, 1})).to_vector());
+    CHECK(take(xt, longs({1, 5, -1})).to_vector() == take(xc, longs({1, 5, -1})).to_vector());
+    const auto src = arange(8, kFloat64).reshape({2, 4});
+    CHECK(scatter_add(xt, 0, idx, src).to_vector() == scatter_add(xc, 0, idx, src).to_vector());
+    CHECK(scatter_add(xc, 0, idx.t().contiguous().t(), src).to_vector() == scatter_add(xc, 0, idx, src).to_vector());
+    // in place into a transposed view: the base sees it
+    Tensor<double> b = base.clone();
+    Tensor<double> v = b.t();
+    index_fill_(v, 0, longs({0}), -1.0); // v's row 0 is b's column 0
+    const auto got = b.to_vector();
+    for (size_t i = 0; i < got.size(); ++i)
+        CHECK(got[i] == (i % 3 == 0 ? -1.0 : static_cast<double>(i)));
+}
