@@ -73,7 +73,8 @@ TENET_FIXED std::optional<IntArray> view_strides(const IntArray& sizes, const In
 TENET_FIXED IntArray broadcast_shapes(const IntArray& a, const IntArray& b, const char* op);
 
 /// Strides that present a tensor of (sizes, strides) as the larger shape `target`
-/// (new leading dims and size-1 dims get stride 0). `target` may contain -1 for "keep".
+/// (expanded size-1 dims and new leading dims get stride 0; a new leading dim of size 1 gets
+/// the stride PyTorch gives it). `target` may contain -1 for "keep".
 /// Returns the resolved target sizes and the strides.
 TENET_FIXED std::pair<IntArray, IntArray> expand_geometry(const IntArray& sizes, const IntArray& strides,
                                                      const IntArray& target, const char* op);
@@ -256,8 +257,7 @@ TENET_FIXED std::pair<IntArray, IntArray> expand_geometry(const IntArray& sizes,
                 fail<shape_error>(op, ": the expanded size of the tensor (", want,
                                   ") isn't allowed in a leading, non-existing dimension ", i);
             out_sizes[i] = want;
-            out_strides[i] = 0;
-            continue;
+            continue;  // its stride: below, once the dims after it are known
         }
         const int64_t have = sizes[i - lead];
         if (want == -1) want = have;
@@ -272,6 +272,12 @@ TENET_FIXED std::pair<IntArray, IntArray> expand_geometry(const IntArray& sizes,
                               ".  Tensor sizes: ", sizes);
         }
         out_sizes[i] = want;
+    }
+    // A new leading dim of size 1 gets the stride of the dims after it (size * stride), others
+    // 0, as PyTorch's inferExpandGeometry (ones({5}).expand({2, 1, 5}) has strides [0, 5, 1]).
+    for (size_t i = lead; i-- > 0;) {
+        const int64_t next = i + 1 < target.size() ? out_sizes[i + 1] * out_strides[i + 1] : 0;
+        out_strides[i] = out_sizes[i] == 1 ? next : 0;
     }
     return {std::move(out_sizes), std::move(out_strides)};
 }

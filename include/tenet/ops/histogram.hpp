@@ -177,6 +177,25 @@ Tensor<bincount_result_t<W>> bincount(const Tensor<I>& x, const Tensor<W>& weigh
     return detail::bincount_impl<bincount_result_t<W>>(x, &weights, minlength);
 }
 
+namespace detail {
+/// The edges of `bins` equal bins over [lo, hi] (a range of one value widened by `widen` each
+/// way), in the element type, as PyTorch's linspace makes them.
+template <class T>
+Tensor<T> equal_bin_edges(int64_t bins, double lo, double hi, double widen, const char* op) {
+    if (bins <= 0)
+        fail<value_error>(op, ": bins must be > 0, but got ", bins);
+    if (!std::isfinite(lo) || !std::isfinite(hi))
+        fail<value_error>(op, ": range of [", lo, ", ", hi, "] is not finite");
+    if (lo > hi)
+        fail<value_error>(op, ": max must be larger than min, but got min ", lo, " max ", hi);
+    if (lo == hi) {
+        lo -= widen;
+        hi += widen;
+    }
+    return linspace<T>(lo, hi, bins + 1);
+}
+} // namespace detail
+
 /// torch.histc(x, bins = 100, min = 0, max = 0): the counts of x's elements in `bins` equal bins
 /// over [min, max] (the data's range when min == max, widened by 1 each way when that is one
 /// value); elements outside are not counted. Floating tensors.
@@ -187,23 +206,9 @@ Tensor<T> histc(const Tensor<T>& input, int64_t bins = 100, double min = 0, doub
     if constexpr (!FloatingElement<T>) {
         detail::refuse_histogram_input(input, op);
     } else {
-        if (bins <= 0)
-            detail::fail<value_error>(op, ": bins must be > 0, but got ", bins);
-        double lo = min, hi = max;
-        if (lo == hi && input.numel() > 0) {
-            const auto data = detail::data_range(input, {0.0, 0.0});
-            lo = data[0];
-            hi = data[1];
-        }
-        if (lo == hi) {
-            lo -= 1;
-            hi += 1;
-        }
-        if (!std::isfinite(lo) || !std::isfinite(hi))
-            detail::fail<value_error>(op, ": range of [", lo, ", ", hi, "] is not finite");
-        if (!(lo < hi))
-            detail::fail<value_error>(op, ": max must be larger than min (got min ", lo, ", max ", hi, ")");
-        return detail::histogram_of(input, linspace<T>(lo, hi, bins + 1), Tensor<T>(), false,
+        const auto [lo, hi] =
+            min == max && input.numel() > 0 ? detail::data_range(input, {0.0, 0.0}) : std::array<double, 2>{min, max};
+        return detail::histogram_of(input, detail::equal_bin_edges<T>(bins, lo, hi, 1.0, op), Tensor<T>(), false,
                                     detail::BinSearch::Division)
             .hist;
     }
@@ -211,8 +216,8 @@ Tensor<T> histc(const Tensor<T>& input, int64_t bins = 100, double min = 0, doub
 
 /// torch.histogram(x, bins, range = nullopt, weight = {}, density = false): {hist, bin_edges}
 /// with `bins` equal bins over `range` (default: the data's [min, max], [0, 1] for no data; a
-/// range of one value is widened by 0.5 each way). weight: each element's weight (x's shape); density: hist divided
-/// by its total and by the bins' widths. Floating tensors.
+/// range of one value is widened by 0.5 each way, as NumPy). weight: each element's weight (x's
+/// shape); density: hist divided by its total and by the bins' widths. Floating tensors.
 template <class T>
 return_types::histogram<T> histogram(const Tensor<T>& input, int64_t bins = 100,
                                      std::optional<std::array<double, 2>> range = std::nullopt,
@@ -222,18 +227,8 @@ return_types::histogram<T> histogram(const Tensor<T>& input, int64_t bins = 100,
     if constexpr (!FloatingElement<T>) {
         detail::refuse_histogram_input(input, op);
     } else {
-        if (bins <= 0)
-            detail::fail<value_error>(op, ": bins must be > 0, but got ", bins);
-        auto [lo, hi] = range ? *range : detail::data_range(input, {0.0, 1.0});
-        if (!std::isfinite(lo) || !std::isfinite(hi))
-            detail::fail<value_error>(op, ": range of [", lo, ", ", hi, "] is not finite");
-        if (lo > hi)
-            detail::fail<value_error>(op, ": min should not exceed max, but got min ", lo, " max ", hi);
-        if (lo == hi) { // as NumPy
-            lo -= 0.5;
-            hi += 0.5;
-        }
-        return detail::histogram_of(input, linspace<T>(lo, hi, bins + 1), weight, density,
+        const auto [lo, hi] = range ? *range : detail::data_range(input, {0.0, 1.0});
+        return detail::histogram_of(input, detail::equal_bin_edges<T>(bins, lo, hi, 0.5, op), weight, density,
                                     detail::BinSearch::DivisionChecked);
     }
 }

@@ -48,46 +48,6 @@ inline IntArray unique_dims(const IntArray& dims, int64_t ndim, const char* op, 
     return out;
 }
 
-/// PyTorch's expand geometry (inferExpandGeometry): as tenet's expand, but a new leading dim
-/// of size 1 gets the stride a contiguous layout would give it, not 0.
-inline std::pair<IntArray, IntArray> expand_strides(const IntArray& sizes, const IntArray& strides,
-                                                    const IntArray& target, const char* op) {
-    const auto nd = static_cast<int64_t>(target.size()), td = static_cast<int64_t>(sizes.size());
-    if (nd < td)
-        fail<value_error>(op, ": the number of sizes provided (", nd,
-                          ") must be greater or equal to the number of dimensions in the tensor (", td, ")");
-    IntArray out_sizes(static_cast<size_t>(nd)), out_strides(static_cast<size_t>(nd));
-    for (int64_t i = nd - 1; i >= 0; --i) {
-        const int64_t dim = td - nd + i;
-        const auto u = static_cast<size_t>(i);
-        int64_t size = dim >= 0 ? sizes[static_cast<size_t>(dim)] : 1;
-        int64_t stride =
-            dim >= 0 ? strides[static_cast<size_t>(dim)] : (i + 1 < nd ? out_sizes[u + 1] * out_strides[u + 1] : 0);
-        int64_t want = target[u];
-        if (want == -1) {
-            if (dim < 0)
-                fail<value_error>(op,
-                                  ": the expanded size of the tensor (-1) isn't allowed in a leading, "
-                                  "non-existing dimension ",
-                                  i);
-            want = size;
-        }
-        if (want < 0)
-            fail<value_error>(op, ": Trying to create tensor with negative dimension ", want, ": ", target);
-        if (size != want) {
-            if (size != 1)
-                fail<shape_error>(op, ": the expanded size of the tensor (", want, ") must match the existing size (",
-                                  size, ") at non-singleton dimension ", i, ".  Target sizes: ", target,
-                                  ".  Tensor sizes: ", sizes);
-            size = want;
-            stride = 0;
-        }
-        out_sizes[u] = size;
-        out_strides[u] = stride;
-    }
-    return {out_sizes, out_strides};
-}
-
 /// A dim of x where PyTorch wraps without treating a 0-d tensor as 1-D (roll, repeat_interleave).
 inline int64_t wrap_dim_no_scalar(int64_t dim, int64_t ndim, const char* op) {
     if (ndim == 0)
@@ -167,14 +127,12 @@ Tensor<T> ravel(const Tensor<T>& x) {
 /// torch.broadcast_to: expand's other name (a view with PyTorch's strides; -1 keeps a size).
 template <class T>
 Tensor<T> broadcast_to(const Tensor<T>& x, const IntArray& shape) {
-    auto [sizes, strides] = detail::expand_strides(x.sizes(), x.strides(), shape, "broadcast_to");
-    return detail::recorded_view(x, sizes, strides, x.storage_offset(), "ExpandBackward0");
+    return x.expand(shape);
 }
 
 template <class T, class U>
 Tensor<T> expand_as(const Tensor<T>& x, const Tensor<U>& other) {
-    auto [sizes, strides] = detail::expand_strides(x.sizes(), x.strides(), other.sizes(), "expand_as");
-    return detail::recorded_view(x, sizes, strides, x.storage_offset(), "ExpandBackward0");
+    return x.expand_as(other);
 }
 template <class T, class U>
 Tensor<T> view_as(const Tensor<T>& x, const Tensor<U>& other) {
