@@ -16,7 +16,7 @@ import pathlib
 
 import torch
 
-from golden_format import tensor_text
+from golden_format import args_text, tensor_text
 
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE.parent / "ops" / "index_cases.txt"
@@ -127,15 +127,6 @@ def classify(e):
     if "not implemented for" in msg:  # a dtype the kernel lacks
         return "dtype_error"
     return "value_error"
-
-
-def args_text(kw):
-    out = []
-    for k, v in kw.items():
-        if isinstance(v, bool):
-            v = "1" if v else "0"
-        out.append(f"{k}={v}")
-    return " ".join(out)
 
 
 TENSOR_ARGS = ("x", "self", "src", "source", "index", "value_t")

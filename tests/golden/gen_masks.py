@@ -21,7 +21,7 @@ import pathlib
 
 import torch
 
-from golden_format import tensor_text
+from golden_format import args_text, tensor_text
 
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE.parent / "ops" / "masks_cases.txt"
@@ -78,17 +78,6 @@ for dt, tag in ((torch.float32, "f"), (torch.float64, "d"), (torch.int64, "l"), 
 TAG = {torch.float32: "f", torch.float64: "d", torch.int64: "l", torch.bool: "b"}
 
 lines = []
-
-
-def args_text(kw):
-    out = []
-    for k, v in kw.items():
-        if isinstance(v, bool):
-            v = "1" if v else "0"
-        elif isinstance(v, (list, tuple)):
-            v = ",".join(str(d) for d in v) if v else "empty"
-        out.append(f"{k}={v}")
-    return " ".join(out)
 
 
 TENSOR_ARGS = ("x", "mask", "source", "vt", "y", "z", "reps")

@@ -17,7 +17,7 @@ import warnings
 import torch
 import torch.nn.functional as F
 
-from golden_format import tensor_text
+from golden_format import args_text, tensor_text
 
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE.parent / "nn" / "nn_cases.txt"
@@ -133,21 +133,6 @@ INPUTS.update({
 })
 
 lines = []
-
-
-def args_text(kw):
-    out = []
-    for k, v in kw.items():
-        if v is None:
-            v = "none"
-        elif isinstance(v, bool):
-            v = "1" if v else "0"
-        elif isinstance(v, (list, tuple)):
-            v = ",".join(str(d) for d in v) if v else "empty"
-        elif isinstance(v, float):
-            v = repr(v)
-        out.append(f"{k}={v}")
-    return " ".join(out)
 
 
 def line_args(tensors, params, wrt):

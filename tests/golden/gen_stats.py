@@ -22,7 +22,7 @@ import pathlib
 import torch
 import torch.nn.functional as F
 
-from golden_format import tensor_text
+from golden_format import args_text, tensor_text
 
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE.parent / "ops" / "stats_cases.txt"
@@ -78,19 +78,6 @@ INPUTS = {
 FLOATS = ["f0d", "f1", "f2", "f3", "fnan", "fe", "d3"]
 
 lines = []
-
-
-def args_text(kw):
-    out = []
-    for k, v in kw.items():
-        if v is None:
-            v = "none"
-        elif isinstance(v, bool):
-            v = "1" if v else "0"
-        elif isinstance(v, (list, tuple)):
-            v = ",".join(str(d) for d in v) if v else "empty"
-        out.append(f"{k}={v}")
-    return " ".join(out)
 
 
 TENSOR_ARGS = ("x", "y", "target", "weight", "prepend", "append", "sorter", "qt", "bins_t", "cmin", "cmax")

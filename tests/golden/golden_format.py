@@ -24,3 +24,20 @@ def tensor_text(t):
     t = t.detach()
     head = [NAME[t.dtype], str(t.dim())] + [str(s) for s in t.shape] + [str(t.numel())]
     return " ".join(head + [value_text(v, t.dtype) for v in t.flatten().tolist()])
+
+
+def args_text(kw):
+    """A case's arguments as `key=value` words: bools as 1/0, None as `none`, lists as comma
+    lists (`empty` for none), floats as repr."""
+    out = []
+    for k, v in kw.items():
+        if v is None:
+            v = "none"
+        elif isinstance(v, bool):
+            v = "1" if v else "0"
+        elif isinstance(v, (list, tuple)):
+            v = ",".join(str(d) for d in v) if v else "empty"
+        elif isinstance(v, float):
+            v = repr(v)
+        out.append(f"{k}={v}")
+    return " ".join(out)
