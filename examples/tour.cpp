@@ -72,6 +72,13 @@ int main() {
     t.index({Slice(), 2}) = 7;
     t[0][1] = 561;
     std::cout << "after t.index({Slice(), 2}) = 7 and t[0][1] = 561:\n" << t << "\n";
+    // Index tensors and masks (PyTorch's advanced indexing): copies, and assignable.
+    std::cout << "t.index({t > 8}) = " << t.index({t > 8}) << "\n";
+    std::cout << "t.index({tensor({2L, 0L}), Slice(None, 2)}) =\n" << t.index({tensor({2L, 0L}), Slice(None, 2)}) << "\n";
+    t.index({t > 100}) = 0;
+    t.index_put_({tensor({0L, 0L}), tensor({3L, 3L})}, tensor({5L}), /*accumulate=*/true);  // duplicates add up
+    std::cout << "after t.index({t > 100}) = 0 and index_put_ with accumulate:\n" << t << "\n";
+    std::cout << gather(t, 1, tensor({{0L}, {1L}, {2L}})) << " " << t.masked_select(t.remainder(2) == 0) << "\n";
 
     section("Reshaping");
     std::cout << t.view({2, 6}) << "\n" << t.reshape({-1}) << "\n";

@@ -16,6 +16,7 @@
 #include "tenet/backend/host/parallel.hpp"
 #include "tenet/core/static_tensor.hpp"
 #include "tenet/core/tensor.hpp"
+#include "tenet/core/advanced_index.hpp"
 #include "tenet/ops/creation.hpp"
 #include "tenet/io/print.hpp"
 

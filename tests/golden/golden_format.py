@@ -4,7 +4,7 @@ import math
 
 import torch
 
-NAME = {torch.float32: "float32", torch.float64: "float64", torch.int64: "int64", torch.bool: "bool"}
+NAME = {torch.float32: "float32", torch.float64: "float64", torch.int64: "int64", torch.int32: "int32", torch.bool: "bool"}
 
 
 def value_text(v, dtype):

@@ -39,6 +39,19 @@ inline uint64_t next_write_stamp() {
 
 }  // namespace detail
 
+class TensorBase;
+
+namespace detail {
+/// Where a write into an advanced index's result goes (`t.index({mask}) = v`): the result is a
+/// copy, so the write is sent back to the indexed tensor (core/advanced_index.hpp). `result` is
+/// the copy's TensorImpl: only a write to that tensor itself, not to a view of it, goes back.
+struct WriteBack {
+    const void* result = nullptr;
+    virtual ~WriteBack() = default;
+    virtual void put(const TensorBase& value) const = 0;
+};
+}  // namespace detail
+
 class StorageImpl {
 public:
     using Deleter = std::function<void(void*)>;
@@ -87,6 +100,9 @@ public:
         version_.store(version_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
         stamp_.store(detail::next_write_stamp(), std::memory_order_relaxed);
     }
+
+    /// Set on an advanced index's result (a fresh storage): where writes to it go.
+    std::shared_ptr<const detail::WriteBack> write_back;
 
 private:
     void* data_ = nullptr;

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -152,6 +153,25 @@ TENET_FIXED void check_no_partial_overlap(const TensorImpl& dst, const TensorImp
 
 }  // namespace detail
 
+namespace detail {
+/// Whether an index list has an index tensor (advanced indexing: core/advanced_index.hpp).
+inline bool has_index_tensors(std::span<const TensorIndex> indices) {
+    for (const TensorIndex& ix : indices)
+        if (ix.kind() == TensorIndex::Kind::Indices) return true;
+    return false;
+}
+inline bool has_index_tensors(std::initializer_list<TensorIndex> indices) {
+    return has_index_tensors(std::span<const TensorIndex>(indices.begin(), indices.size()));
+}
+/// x.index({...}) with index tensors: a copy (core/advanced_index.hpp).
+template <class T>
+Tensor<T> advanced_index(const Tensor<T>& x, std::span<const TensorIndex> indices);
+/// x.index_put_({...}, values, accumulate) with index tensors.
+template <class T>
+void advanced_index_put(const Tensor<T>& x, std::span<const TensorIndex> indices, const Tensor<T>& values,
+                        bool accumulate);
+}  // namespace detail
+
 template <class T>
 class Tensor : public TensorBase, public ValueMethods<Tensor<T>> {
     static_assert(Element<T>,
@@ -180,11 +200,12 @@ public:
     // ---- Assignment (see the file comment) -----------------------------------------
     Tensor& operator=(const Tensor&) & = default;
     Tensor& operator=(Tensor&&) & noexcept = default;
-    /// Writes `src` (broadcast) into the view this temporary refers to.
-    Tensor& operator=(const Tensor& src) && { return copy_(src); }
+    /// Writes `src` (broadcast) into the view this temporary refers to (for an advanced index's
+    /// result, `t.index({mask}) = src`, into the indexed elements of t: index_put_).
+    Tensor& operator=(const Tensor& src) && { return sent_back(src) ? *this : copy_(src); }
     template <class U>
     Tensor& operator=(const Tensor<U>& src) && {
-        return copy_(src);
+        return sent_back(src) ? *this : copy_(src);
     }
     /// Rebinds this name to the expression's result (a new tensor), as `y = a + b` does in Python.
     template <TensorExpression E>
@@ -195,7 +216,8 @@ public:
     /// Writes the expression's result (broadcast) into the view this temporary refers to.
     template <TensorExpression E>
     Tensor& operator=(const E& e) && {
-        detail::evaluate_into(*this, e, detail::AssignMode::Into);
+        if (write_back() == nullptr) detail::evaluate_into(*this, e, detail::AssignMode::Into);
+        else sent_back(Tensor<typename E::value_type>(e));
         return *this;
     }
     /// PyTorch's out=: evaluates into this tensor's storage when the shape fits (no
@@ -230,7 +252,10 @@ public:
     /// Fills the view this temporary refers to.
     template <Scalar S>
     Tensor& operator=(S value) && {
-        return fill_(value);
+        if (write_back() == nullptr) return fill_(value);
+        Tensor one(detail::make_contiguous_impl({}, dtype_of<T>, device()));
+        sent_back(one.fill_(value));
+        return *this;
     }
     template <Scalar S>
     Tensor& operator=(S) & {
@@ -377,16 +402,30 @@ public:
     }
     /// The row view `t[i]` (select along dim 0).
     Tensor operator[](int64_t i) const { return select(0, i); }
-    /// LibTorch's indexing: `t.index({Slice(1, None), 2, None, Ellipsis})`.
+    /// LibTorch's indexing: `t.index({Slice(1, None), 2, None, Ellipsis})` is a view; with index
+    /// tensors (`t.index({mask})`, `t.index({Slice(), idx})`) PyTorch's advanced indexing, a copy
+    /// whose assignment `t.index({mask}) = v` writes into t (core/advanced_index.hpp).
     Tensor index(std::initializer_list<TensorIndex> indices) const {
+        if (detail::has_index_tensors(indices))
+            return detail::advanced_index(*this, std::span<const TensorIndex>(indices.begin(), indices.size()));
         bool selects = false;
         for (const TensorIndex& ix : indices) selects = selects || ix.kind() == TensorIndex::Kind::Integer;
-        return wrap(detail::index(impl(), indices), selects ? "SelectBackward0" : "SliceBackward0");
+        return wrap(detail::index(impl(), std::span<const TensorIndex>(indices.begin(), indices.size())),
+                    selects ? "SelectBackward0" : "SliceBackward0");
     }
-    /// Writes a tensor or scalar into the indexed view (LibTorch's index_put_ with basic indices).
+    /// LibTorch's index_put_: writes a tensor, expression or number (broadcast) into the indexed
+    /// elements; `accumulate` adds instead (duplicate indices add up).
     template <class V>
-    Tensor& index_put_(std::initializer_list<TensorIndex> indices, const V& value) {
-        index(indices) = value;
+    Tensor& index_put_(std::initializer_list<TensorIndex> indices, const V& value, bool accumulate = false) {
+        if (detail::has_index_tensors(indices)) {
+            detail::advanced_index_put(*this, std::span<const TensorIndex>(indices.begin(), indices.size()),
+                                       value_tensor(value), accumulate);
+        } else if (accumulate) {
+            Tensor view = index(indices);
+            view.add_(value);
+        } else {
+            index(indices) = value;
+        }
         return *this;
     }
 
@@ -623,6 +662,33 @@ public:
     Tensor flipud() const;
 
 private:
+    /// The write-back of an advanced index's result (this tensor itself, not a view of it), or null.
+    const detail::WriteBack* write_back() const {
+        const auto& wb = impl().storage->write_back;
+        return wb && wb->result == impl_ptr().get() ? wb.get() : nullptr;
+    }
+    /// Sends a value assigned to an advanced index's result to the indexed tensor; false when
+    /// this tensor is not such a result.
+    template <class U>
+    bool sent_back(const Tensor<U>& value) const {
+        const detail::WriteBack* wb = write_back();
+        if (wb == nullptr) return false;
+        wb->put(value.template to<T>());
+        return true;
+    }
+    /// index_put_'s value as a tensor of T: a tensor (converted), an expression (evaluated) or a
+    /// number (0-d).
+    template <class V>
+    Tensor value_tensor(const V& value) const {
+        if constexpr (std::is_arithmetic_v<V> || std::is_same_v<V, Half> || std::is_same_v<V, BFloat16>) {
+            Tensor one(detail::make_contiguous_impl({}, dtype_of<T>, device()));
+            return one.fill_(value);
+        } else if constexpr (TensorExpression<V>) {
+            return Tensor<T>(Tensor<typename V::value_type>(value).template to<T>());
+        } else {
+            return value.template to<T>();
+        }
+    }
     /// A view of this tensor, recorded for autograd under PyTorch's backward name.
     Tensor wrap(TensorImplPtr p, const char* backward_name) const {
         Tensor v(std::move(p));

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <vector>
 #include <memory>
 #include <new>
@@ -221,7 +222,7 @@ TENET_FIXED TensorImplPtr unsqueeze(const TensorImpl& t, int64_t dim);
 TENET_FIXED TensorImplPtr squeeze(const TensorImpl& t, std::optional<int64_t> dim);
 
 /// Applies a LibTorch-style index list (integers, slices, None, Ellipsis, bools).
-TENET_FIXED TensorImplPtr index(const TensorImpl& t, std::initializer_list<TensorIndex> indices);
+TENET_FIXED TensorImplPtr index(const TensorImpl& t, std::span<const TensorIndex> indices);
 
 #if TENET_HEADER_DEFINITIONS
 TENET_FIXED TensorImplPtr make_dense_impl(const IntArray& sizes, IntArray strides, DType dtype, Device device) {
@@ -370,7 +371,7 @@ TENET_FIXED TensorImplPtr squeeze(const TensorImpl& t, std::optional<int64_t> di
     return make_view(t, std::move(sizes), std::move(strides), t.offset);
 }
 
-TENET_FIXED TensorImplPtr index(const TensorImpl& t, std::initializer_list<TensorIndex> indices) {
+TENET_FIXED TensorImplPtr index(const TensorImpl& t, std::span<const TensorIndex> indices) {
     using Kind = TensorIndex::Kind;
     const auto n = static_cast<int64_t>(t.sizes().size());
     int64_t consumed = 0;
@@ -414,6 +415,8 @@ TENET_FIXED TensorImplPtr index(const TensorImpl& t, std::initializer_list<Tenso
                 source_dim += skip;
                 break;
             }
+            case Kind::Indices:  // Tensor::index sends lists with index tensors to advanced_index
+                fail<index_error>("index: an index tensor in a basic index list");
         }
     }
     return make_view(t, std::move(sizes), std::move(strides), offset);

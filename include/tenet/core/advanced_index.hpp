@@ -1,0 +1,322 @@
+#pragma once
+// PyTorch's advanced indexing: `x.index({...})` and `x.index_put_({...}, v)` with index tensors
+// (int64 or int32 positions, bool masks) among the basic entries. Host tensors.
+//
+// As PyTorch's: the basic entries apply first (an integer selects, so its dim is gone before the
+// tensors index); a k-D mask stands for the k position tensors of its nonzero(); all position
+// tensors broadcast together to a shape B. The result holds B where the indexed dims were when
+// those dims are adjacent, else B first and the other dims after. It is a copy; its gradient is
+// a scatter-add (IndexBackward0), so duplicate positions accumulate. A value assigned to the
+// copy itself (`x.index({mask}) = v`) is written into x, as index_put_ (storage.hpp's WriteBack).
+
+#include "tenet/config.hpp"
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "tenet/core/grad_mode.hpp"
+#include "tenet/core/hooks.hpp"
+#include "tenet/core/tensor.hpp"
+
+namespace tenet::inline TENET_ABI::detail {
+
+/// An index list resolved against a tensor: the view its basic entries leave, the view's dims
+/// indexed by tensors, and for each of them the positions (wrapped to >= 0, one per element of
+/// the broadcast shape B, row-major).
+struct ResolvedIndex {
+    std::vector<int64_t> dims;
+    std::vector<std::vector<int64_t>> positions;
+    IntArray broadcast;     // B
+    IntArray before, after; // the view's dims before and after B in the result
+    IntArray result_sizes;
+};
+
+/// The offsets (row-major over `dims` of a tensor with `sizes` and `strides`) of the elements
+/// of those dims.
+inline std::vector<int64_t> dim_offsets(const IntArray& dims, const IntArray& sizes, const IntArray& strides) {
+    std::vector<int64_t> out{0};
+    for (int64_t d : dims) {
+        std::vector<int64_t> next;
+        next.reserve(out.size() * static_cast<size_t>(sizes[d]));
+        for (int64_t o : out)
+            for (int64_t i = 0; i < sizes[d]; ++i)
+                next.push_back(o + i * strides[d]);
+        out = std::move(next);
+    }
+    return out;
+}
+
+/// Calls f(r, offset) for each element r of the result (row-major) with the offset of its
+/// source element in a tensor of the view's sizes with `strides` (from `base`).
+template <class F>
+void for_each_indexed(const ResolvedIndex& a, const IntArray& view_sizes, const IntArray& strides, int64_t base,
+                      F&& f) {
+    const std::vector<int64_t> pre = dim_offsets(a.before, view_sizes, strides);
+    const std::vector<int64_t> post = dim_offsets(a.after, view_sizes, strides);
+    const int64_t nb = product(a.broadcast);
+    std::vector<int64_t> adv(static_cast<size_t>(nb), 0);
+    for (size_t k = 0; k < a.dims.size(); ++k)
+        for (int64_t b = 0; b < nb; ++b)
+            adv[static_cast<size_t>(b)] += a.positions[k][static_cast<size_t>(b)] * strides[a.dims[k]];
+    int64_t r = 0;
+    for (int64_t p : pre)
+        for (int64_t b : adv)
+            for (int64_t s : post)
+                f(r++, base + p + b + s);
+}
+
+/// The int64 positions an index tensor holds (int64 or int32), row-major.
+inline std::vector<int64_t> index_positions(const TensorBase& t) {
+    check_host_access(t, "index");
+    std::vector<int64_t> out;
+    out.reserve(static_cast<size_t>(t.numel()));
+    if (t.dtype() == dtype_of<int64_t>) {
+        for (int64_t v : Tensor<int64_t>(t.impl_ptr()).contiguous().to_vector())
+            out.push_back(v);
+    } else {
+        for (int32_t v : Tensor<int32_t>(t.impl_ptr()).contiguous().to_vector())
+            out.push_back(v);
+    }
+    return out;
+}
+
+/// Resolves `indices` against x: the view of its basic entries (recorded for autograd) and the
+/// index tensors' positions. index_error for a mask of the wrong shape or a position out of range.
+/// The list with each 0-d integer index tensor as the integer it holds: PyTorch selects with it
+/// (a view, SelectBackward0), as with a Python int.
+inline std::vector<TensorIndex> integers_for_scalar_indices(std::span<const TensorIndex> indices) {
+    std::vector<TensorIndex> out;
+    for (const TensorIndex& ix : indices) {
+        if (ix.kind() == TensorIndex::Kind::Indices && ix.tensor().dim() == 0 && ix.tensor().dtype() != dtype_of<bool>)
+            out.emplace_back(index_positions(ix.tensor()).front());
+        else
+            out.push_back(ix);
+    }
+    return out;
+}
+
+template <class T>
+std::pair<Tensor<T>, ResolvedIndex> resolve_index(const Tensor<T>& x, std::span<const TensorIndex> indices) {
+    using Kind = TensorIndex::Kind;
+    // The basic entries, with a full slice for each dim an index tensor consumes, and where
+    // (in the view) each index tensor applies.
+    std::vector<TensorIndex> basic;
+    struct Pending {
+        int64_t dim;
+        const TensorBase* tensor;
+    };
+    std::vector<Pending> pending;
+    int64_t consumed = 0;
+    for (const TensorIndex& ix : indices) {
+        if (ix.kind() == Kind::Indices)
+            consumed += ix.tensor().dtype() == dtype_of<bool> ? ix.tensor().dim() : 1;
+        else
+            consumed += ix.consumes_dim();
+    }
+    if (consumed > x.dim())
+        fail<index_error>("index: too many indices for tensor of dimension ", x.dim(), " (got ", consumed, ")");
+    int64_t view_dim = 0;
+    for (const TensorIndex& ix : indices) {
+        switch (ix.kind()) {
+        case Kind::Integer:
+            basic.push_back(ix);
+            break;
+        case Kind::Slice:
+        case Kind::None:
+        case Kind::Boolean:
+            basic.push_back(ix);
+            ++view_dim;
+            break;
+        case Kind::Ellipsis:
+            basic.push_back(ix);
+            view_dim += x.dim() - consumed;
+            break;
+        case Kind::Indices: {
+            const TensorBase& t = ix.tensor();
+            const bool mask = t.dtype() == dtype_of<bool>;
+            if (mask && t.dim() == 0) { // a 0-d mask: a new dim of size 1 or 0, as the bool `true`/`false`
+                check_host_access(t, "index");
+                basic.emplace_back(Tensor<bool>(t.impl_ptr()).item());
+                ++view_dim;
+                break;
+            }
+            pending.push_back({view_dim, &t});
+            const int64_t k = mask ? t.dim() : 1;
+            for (int64_t i = 0; i < k; ++i)
+                basic.emplace_back(Slice());
+            view_dim += k;
+            break;
+        }
+        }
+    }
+    Tensor<T> view(index(x.impl(), basic));
+    record_view(x, view, "SliceBackward0");
+
+    ResolvedIndex a;
+    std::vector<IntArray> shapes;
+    for (const Pending& p : pending) {
+        const TensorBase& t = *p.tensor;
+        if (t.dtype() == dtype_of<bool>) {
+            check_host_access(t, "index");
+            const IntArray& vs = view.sizes();
+            for (int64_t i = 0; i < t.dim(); ++i)
+                if (t.size(i) != vs[p.dim + i])
+                    fail<index_error>("index: the shape of the mask ", t.sizes(), " at index ", i,
+                                      " does not match the shape of the indexed tensor ", vs, " at index ", p.dim + i);
+            // The mask's nonzero(): one position list per dim it covers.
+            const std::vector<bool> m = [&] {
+                std::vector<bool> v;
+                for (bool b : Tensor<bool>(t.impl_ptr()).contiguous().to_vector())
+                    v.push_back(b);
+                return v;
+            }();
+            std::vector<std::vector<int64_t>> pos(static_cast<size_t>(t.dim()));
+            for (size_t flat = 0; flat < m.size(); ++flat) {
+                if (!m[flat])
+                    continue;
+                size_t rest = flat;
+                for (int64_t i = t.dim() - 1; i >= 0; --i) {
+                    const auto n = static_cast<size_t>(t.size(i));
+                    pos[static_cast<size_t>(i)].push_back(static_cast<int64_t>(rest % n));
+                    rest /= n;
+                }
+            }
+            for (int64_t i = 0; i < t.dim(); ++i) {
+                a.dims.push_back(p.dim + i);
+                shapes.push_back({static_cast<int64_t>(pos[static_cast<size_t>(i)].size())});
+                a.positions.push_back(std::move(pos[static_cast<size_t>(i)]));
+            }
+        } else {
+            a.dims.push_back(p.dim);
+            shapes.push_back(t.sizes());
+            a.positions.push_back(index_positions(t));
+        }
+    }
+    // Broadcast the position lists to one shape B; check and wrap them.
+    if (!shapes.empty())
+        a.broadcast = shapes.front();
+    for (const IntArray& s : shapes) {
+        try {
+            a.broadcast = broadcast_shapes(a.broadcast, s, "index");
+        } catch (const shape_error&) {
+            std::ostringstream all;
+            for (const IntArray& t : shapes)
+                all << " " << t;
+            fail<index_error>("index: shape mismatch: indexing tensors could not be broadcast together with shapes",
+                              all.str());
+        }
+    }
+    IntArray all_dims;
+    for (int64_t d = 0; d < static_cast<int64_t>(a.broadcast.size()); ++d)
+        all_dims.push_back(d);
+    for (size_t k = 0; k < a.dims.size(); ++k) {
+        const IntArray strides = expand_geometry(shapes[k], contiguous_strides(shapes[k]), a.broadcast, "index").second;
+        std::vector<int64_t> full;
+        for (int64_t o : dim_offsets(all_dims, a.broadcast, strides))
+            full.push_back(a.positions[k][static_cast<size_t>(o)]);
+        const int64_t size = view.size(a.dims[k]);
+        for (int64_t& i : full) {
+            if (i < -size || i >= size)
+                fail<index_error>("index ", i, " is out of bounds for dimension ", a.dims[k], " with size ", size);
+            if (i < 0)
+                i += size;
+        }
+        a.positions[k] = std::move(full);
+    }
+    // Where B goes: in place of the indexed dims when they are adjacent, else first.
+    bool adjacent = true;
+    for (size_t k = 1; k < a.dims.size(); ++k)
+        adjacent = adjacent && a.dims[k] == a.dims[k - 1] + 1;
+    for (int64_t d = 0; d < view.dim(); ++d) {
+        if (std::find(a.dims.begin(), a.dims.end(), d) != a.dims.end())
+            continue;
+        (adjacent && !a.dims.empty() && d < a.dims.front() ? a.before : a.after).push_back(d);
+    }
+    for (int64_t d : a.before)
+        a.result_sizes.push_back(view.size(d));
+    for (int64_t s : a.broadcast)
+        a.result_sizes.push_back(s);
+    for (int64_t d : a.after)
+        a.result_sizes.push_back(view.size(d));
+    return {view, std::move(a)};
+}
+
+/// Sends a value assigned to an advanced index's result into the indexed tensor.
+template <class T>
+struct WriteBackTo final : WriteBack {
+    Tensor<T> target;
+    std::vector<TensorIndex> indices;
+    void put(const TensorBase& value) const override {
+        advanced_index_put(target, std::span<const TensorIndex>(indices), Tensor<T>(value.impl_ptr()), false);
+    }
+};
+
+template <class T>
+Tensor<T> advanced_index(const Tensor<T>& x, std::span<const TensorIndex> list) {
+    check_host_access(x, "index");
+    const std::vector<TensorIndex> indices = integers_for_scalar_indices(list);
+    if (!has_index_tensors(indices)) { // only 0-d integer tensors: basic indexing, a view
+        Tensor<T> view(index(x.impl(), indices));
+        record_view(x, view, "SelectBackward0");
+        return view;
+    }
+    auto [view, a] = resolve_index(x, std::span<const TensorIndex>(indices));
+    Tensor<T> result(make_contiguous_impl(a.result_sizes, dtype_of<T>, x.device()));
+    const T* from = static_cast<const T*>(view.impl().storage->data());
+    T* to = result.data_ptr();
+    for_each_indexed(a, view.sizes(), view.strides(), view.storage_offset(),
+                     [&](int64_t r, int64_t src) { to[r] = from[src]; });
+    auto plan = std::make_shared<const ResolvedIndex>(std::move(a));
+    record_function(
+        "IndexBackward0", result, {},
+        [plan, sizes = view.sizes()](const TensorBase& grad) {
+            const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
+            Tensor<T> dx(make_contiguous_impl(sizes, dtype_of<T>, g.device()));
+            dx.fill_(0);
+            T* d = dx.data_ptr();
+            const T* gp = g.data_ptr();
+            for_each_indexed(*plan, sizes, contiguous_strides(sizes), 0, [&](int64_t r, int64_t pos) {
+                d[pos] = convert<T>(convert<double>(d[pos]) + convert<double>(gp[r]));
+            });
+            return std::array<TensorBase, 1>{dx};
+        },
+        view);
+    auto back = std::make_shared<WriteBackTo<T>>();
+    back->result = result.impl_ptr().get();
+    back->target = x;
+    back->indices.assign(indices.begin(), indices.end());
+    result.impl().storage->write_back = std::move(back);
+    return result;
+}
+
+template <class T>
+void advanced_index_put(const Tensor<T>& x, std::span<const TensorIndex> indices, const Tensor<T>& values,
+                        bool accumulate) {
+    check_host_access(x, "index_put_");
+    check_host_access(values, "index_put_");
+    if (autograd::GradMode::is_enabled() && (x.requires_grad() || values.requires_grad()))
+        fail<value_error>("index_put_ with index tensors: gradients through it are not supported yet; write under "
+                          "NoGradGuard, or build the result out of place (where, index_add, scatter)");
+    const std::vector<TensorIndex> list = integers_for_scalar_indices(indices);
+    auto [view, a] = resolve_index(x, std::span<const TensorIndex>(list));
+    try {
+        broadcast_shapes(values.sizes(), a.result_sizes, "index_put_");
+    } catch (const shape_error&) {
+        fail<value_error>("index_put_: shape mismatch: value tensor of shape ", values.sizes(),
+                          " cannot be broadcast to indexing result of shape ", a.result_sizes);
+    }
+    const Tensor<T> v = values.expand(a.result_sizes).contiguous();
+    T* data = static_cast<T*>(view.impl().storage->data());
+    const T* vp = v.data_ptr();
+    for_each_indexed(a, view.sizes(), view.strides(), view.storage_offset(), [&](int64_t r, int64_t dst) {
+        data[dst] = accumulate ? convert<T>(convert<double>(data[dst]) + convert<double>(vp[r])) : vp[r];
+    });
+    x.impl().storage->bump_version();
+}
+
+} // namespace tenet::inline TENET_ABI::detail
