@@ -85,6 +85,10 @@ TEST_CASE("expr methods: result types", "[expr_methods]") {
     STATIC_REQUIRE(std::is_same_v<decltype(tenet::cat<double>({e, i + 1})), tenet::Tensor<double>>);
 }
 
+// The braces around one number are what this test is about (Clang warns about them).
+#ifdef __clang__
+#pragma clang diagnostic ignored "-Wbraced-scalar-init"
+#endif
 TEST_CASE("expr methods: a one-element braced list resolves as on a Tensor", "[expr_methods]") {
     auto v = tenet::arange(8.0f);
     auto e = v + 0;
