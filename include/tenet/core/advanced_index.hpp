@@ -73,16 +73,12 @@ void for_each_indexed(const ResolvedIndex& a, const IntArray& view_sizes, const 
 /// The int64 positions an index tensor holds (int64 or int32), row-major.
 inline std::vector<int64_t> index_positions(const TensorBase& t) {
     check_host_access(t, "index");
-    std::vector<int64_t> out;
-    out.reserve(static_cast<size_t>(t.numel()));
     if (t.dtype() == dtype_of<int64_t>) {
-        for (int64_t v : Tensor<int64_t>(t.impl_ptr()).contiguous().to_vector())
-            out.push_back(v);
-    } else {
-        for (int32_t v : Tensor<int32_t>(t.impl_ptr()).contiguous().to_vector())
-            out.push_back(v);
+        const Tensor<int64_t> c = Tensor<int64_t>(t.impl_ptr()).contiguous();
+        return std::vector<int64_t>(c.data_ptr(), c.data_ptr() + c.numel());
     }
-    return out;
+    const Tensor<int32_t> c = Tensor<int32_t>(t.impl_ptr()).contiguous();
+    return std::vector<int64_t>(c.data_ptr(), c.data_ptr() + c.numel());
 }
 
 /// Resolves `indices` against x: the view of its basic entries (recorded for autograd) and the
@@ -169,21 +165,25 @@ std::pair<Tensor<T>, ResolvedIndex> resolve_index(const Tensor<T>& x, std::span<
                     fail<index_error>("index: the shape of the mask ", t.sizes(), " at index ", i,
                                       " does not match the shape of the indexed tensor ", vs, " at index ", p.dim + i);
             // The mask's nonzero(): one position list per dim it covers.
-            const std::vector<bool> m = [&] {
-                std::vector<bool> v;
-                for (bool b : Tensor<bool>(t.impl_ptr()).contiguous().to_vector())
-                    v.push_back(b);
-                return v;
-            }();
+            const Tensor<bool> m = Tensor<bool>(t.impl_ptr()).contiguous();
+            const bool* mp = m.data_ptr();
+            const int64_t count = std::count(mp, mp + m.numel(), true);
             std::vector<std::vector<int64_t>> pos(static_cast<size_t>(t.dim()));
-            for (size_t flat = 0; flat < m.size(); ++flat) {
-                if (!m[flat])
-                    continue;
-                size_t rest = flat;
-                for (int64_t i = t.dim() - 1; i >= 0; --i) {
-                    const auto n = static_cast<size_t>(t.size(i));
-                    pos[static_cast<size_t>(i)].push_back(static_cast<int64_t>(rest % n));
-                    rest /= n;
+            for (auto& v : pos)
+                v.reserve(static_cast<size_t>(count));
+            if (t.dim() == 1) { // the common case: no division
+                for (int64_t flat = 0; flat < m.numel(); ++flat)
+                    if (mp[flat])
+                        pos[0].push_back(flat);
+            } else {
+                for (int64_t flat = 0; flat < m.numel(); ++flat) {
+                    if (!mp[flat])
+                        continue;
+                    int64_t rest = flat;
+                    for (int64_t i = t.dim() - 1; i >= 0; --i) {
+                        pos[static_cast<size_t>(i)].push_back(rest % t.size(i));
+                        rest /= t.size(i);
+                    }
                 }
             }
             for (int64_t i = 0; i < t.dim(); ++i) {
@@ -215,10 +215,15 @@ std::pair<Tensor<T>, ResolvedIndex> resolve_index(const Tensor<T>& x, std::span<
     for (int64_t d = 0; d < static_cast<int64_t>(a.broadcast.size()); ++d)
         all_dims.push_back(d);
     for (size_t k = 0; k < a.dims.size(); ++k) {
-        const IntArray strides = expand_geometry(shapes[k], contiguous_strides(shapes[k]), a.broadcast, "index").second;
         std::vector<int64_t> full;
-        for (int64_t o : dim_offsets(all_dims, a.broadcast, strides))
-            full.push_back(a.positions[k][static_cast<size_t>(o)]);
+        if (shapes[k] == a.broadcast) { // already B's shape: no broadcast copy
+            full = std::move(a.positions[k]);
+        } else {
+            const IntArray strides =
+                expand_geometry(shapes[k], contiguous_strides(shapes[k]), a.broadcast, "index").second;
+            for (int64_t o : dim_offsets(all_dims, a.broadcast, strides))
+                full.push_back(a.positions[k][static_cast<size_t>(o)]);
+        }
         const int64_t size = view.size(a.dims[k]);
         for (int64_t& i : full) {
             if (i < -size || i >= size)
