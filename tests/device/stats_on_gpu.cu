@@ -7,31 +7,13 @@
 //        -I/usr/include/eigen3 tests/device/stats_on_gpu.cu -lcublas
 // Exit 0: every value within tolerance; 77: no GPU.
 #include <tenet/tenet.hpp>
+#include "gpu_check.hpp"
 #include <cmath>
 #include <cstdio>
 #include <vector>
 using namespace tenet;
 
 namespace {
-
-int failures = 0;
-
-template <class T>
-void compare(const char* what, const Tensor<T>& device, const Tensor<T>& host) {
-    const double rtol = sizeof(T) == 4 ? 1e-5 : 1e-12;
-    int bad = 0;
-    if (!device.defined() || device.sizes() != host.sizes()) {
-        bad = 1;
-    } else {
-        const auto d = device.cpu().contiguous().to_vector(), h = host.contiguous().to_vector();
-        for (size_t k = 0; k < d.size(); ++k) {
-            const double a = d[k], e = h[k];
-            if (std::isnan(e) ? !std::isnan(a) : std::abs(a - e) > rtol * std::max(1.0, std::abs(e))) ++bad;
-        }
-    }
-    std::printf("%-40s %s: %d mismatches\n", what, sizeof(T) == 4 ? "float32" : "float64", bad);
-    failures += bad != 0;
-}
 
 template <class T>
 void check(const Device& cuda) {

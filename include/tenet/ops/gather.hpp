@@ -13,8 +13,10 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -36,16 +38,6 @@ struct IndexMap {
 /// Sizes with a 0-d tensor seen as [1] (PyTorch's ensure_nonempty_size).
 inline IntArray nonempty_sizes(const IntArray& s) {
     return s.empty() ? IntArray{1} : s;
-}
-
-inline IntArray index_contiguous_strides(const IntArray& sizes) {
-    IntArray st(sizes.size());
-    int64_t step = 1;
-    for (size_t d = sizes.size(); d-- > 0;) {
-        st[d] = step;
-        step *= sizes[d];
-    }
-    return st;
 }
 
 /// gather's and scatter's rule: index has self's rank (0-d as 1-D), and index.size(d) <=
@@ -85,7 +77,7 @@ inline void check_along_shapes(const char* op, const IntArray& self, int64_t dim
 inline IndexMap along_map(const char* op, const IntArray& self_sizes, int64_t dim, const Tensor<int64_t>& index,
                           const IntArray& other_sizes) {
     const IntArray s = nonempty_sizes(self_sizes), i = nonempty_sizes(index.sizes()), o = nonempty_sizes(other_sizes);
-    const IntArray ss = index_contiguous_strides(s), os = index_contiguous_strides(o);
+    const IntArray ss = contiguous_strides(s), os = contiguous_strides(o);
     const Tensor<int64_t> ic = index.contiguous();
     const int64_t n = ic.numel(), nd = static_cast<int64_t>(i.size());
     IndexMap m;
@@ -192,37 +184,43 @@ Tensor<T> gather_by_map(const Tensor<T>& x, const IndexMap& m, const IntArray& s
 
 enum class IndexReduce { Copy, Sum, Prod, Mean, Amax, Amin };
 
-inline IndexReduce scatter_reduce_kind(std::string_view reduce, const char* op) {
-    if (reduce == "sum")
-        return IndexReduce::Sum;
-    if (reduce == "prod")
-        return IndexReduce::Prod;
-    if (reduce == "mean")
-        return IndexReduce::Mean;
-    if (reduce == "amax")
-        return IndexReduce::Amax;
-    if (reduce == "amin")
-        return IndexReduce::Amin;
-    fail<value_error>(op, ": reduce argument must be either sum, prod, mean, amax or amin, got ", reduce);
+/// The reduction a `reduce` argument names, among `names` (value_error naming the op, the choices
+/// and the argument otherwise).
+struct ReduceName {
+    std::string_view name;
+    IndexReduce kind;
+};
+inline IndexReduce reduce_kind(std::string_view reduce, std::initializer_list<ReduceName> names, const char* op) {
+    for (const ReduceName& n : names)
+        if (n.name == reduce)
+            return n.kind;
+    std::string choices;
+    for (const ReduceName& n : names)
+        choices += (choices.empty() ? "" : ", ") + std::string(n.name);
+    fail<value_error>(op, ": reduce argument must be one of ", choices, ", got ", reduce);
 }
+/// scatter_reduce's: sum, prod, mean, amax, amin.
+inline IndexReduce scatter_reduce_kind(std::string_view reduce, const char* op) {
+    return reduce_kind(reduce,
+                       {{"sum", IndexReduce::Sum},
+                        {"prod", IndexReduce::Prod},
+                        {"mean", IndexReduce::Mean},
+                        {"amax", IndexReduce::Amax},
+                        {"amin", IndexReduce::Amin}},
+                       op);
+}
+/// index_reduce's: prod, mean, amax, amin.
 inline IndexReduce index_reduce_kind(std::string_view reduce, const char* op) {
-    if (reduce == "prod")
-        return IndexReduce::Prod;
-    if (reduce == "mean")
-        return IndexReduce::Mean;
-    if (reduce == "amax")
-        return IndexReduce::Amax;
-    if (reduce == "amin")
-        return IndexReduce::Amin;
-    fail<value_error>(op, ": expected reduce to be one of prod, mean, amax or amin but got ", reduce);
+    return reduce_kind(reduce,
+                       {{"prod", IndexReduce::Prod},
+                        {"mean", IndexReduce::Mean},
+                        {"amax", IndexReduce::Amax},
+                        {"amin", IndexReduce::Amin}},
+                       op);
 }
 /// scatter's reduce: "add" or "multiply".
 inline IndexReduce scatter_legacy_kind(std::string_view reduce, const char* op) {
-    if (reduce == "add")
-        return IndexReduce::Sum;
-    if (reduce == "multiply")
-        return IndexReduce::Prod;
-    fail<value_error>(op, ": reduce argument must be either add or multiply, got ", reduce);
+    return reduce_kind(reduce, {{"add", IndexReduce::Sum}, {"multiply", IndexReduce::Prod}}, op);
 }
 
 template <class T>
