@@ -146,6 +146,12 @@ Tensor<T> make(const Golden& g) {
     return placement::place(t);
 }
 
+/// The input a case names under `key` (`y=NAME`), as a tensor of T on the test device.
+template <class T>
+Tensor<T> input(const GoldenFile& file, const Case& c, const std::string& key) {
+    return make<T>(file.inputs.at(c.arg(key)));
+}
+
 /// Compares a result with PyTorch's: dtype and sizes exactly; integers and bools exactly; floats
 /// NaN-for-NaN, infinities exactly, otherwise within rtol * max(1, |expected|) (rtol 0: exactly).
 template <class R>

@@ -61,13 +61,5 @@ void check(const Device& cuda) {
 }  // namespace
 
 int main() {
-    if (!cuda_is_available()) {
-        std::printf("no GPU\n");
-        return 77;
-    }
-    const Device cuda("cuda");
-    check<float>(cuda);
-    check<double>(cuda);
-    std::printf("%s\n", failures ? "FAILED" : "all within tolerance");
-    return failures ? 1 : 0;
+    return run_on_gpu([]<class T>(const Device& cuda) { check<T>(cuda); });
 }

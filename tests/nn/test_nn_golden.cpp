@@ -35,7 +35,7 @@ Tensor<T> role(const Case& c, const Tensor<T>& x, const std::string& name) {
     if (wrt == name)
         return x;
     if (c.has(name))
-        return golden::make<T>(cases().inputs.at(c.arg(name)));
+        return golden::input<T>(cases(), c, name);
     return {};
 }
 

@@ -24,7 +24,7 @@ using golden::Case;
 
 template <class T>
 Tensor<T> input(const Case& c, const std::string& key) {
-    return golden::make<T>(cases().inputs.at(c.arg(key)));
+    return golden::input<T>(cases(), c, key);
 }
 
 Tensor<int64_t> index_of(const Case& c) {

@@ -27,7 +27,7 @@ using golden::Case;
 
 template <class T>
 Tensor<T> input(const Case& c, const std::string& key) {
-    return golden::make<T>(cases().inputs.at(c.arg(key)));
+    return golden::input<T>(cases(), c, key);
 }
 
 /// A tensor of the input's shape only (the *_as ops read nothing else).

@@ -24,7 +24,7 @@ using golden::Case;
 
 template <class T>
 Tensor<T> input(const Case& c, const std::string& key) {
-    return golden::make<T>(cases().inputs.at(c.arg(key)));
+    return golden::input<T>(cases(), c, key);
 }
 
 /// The optional dim of a case (`dim=none` or absent: none).

@@ -74,11 +74,11 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
     if (op == "median") return c.has("dim") ? pair(median(x, c.dim(), keepdim)) : k(median(x));
     if (op == "nanmedian") return c.has("dim") ? pair(nanmedian(x, c.dim(), keepdim)) : k(nanmedian(x));
     if (op == "isclose")
-        return k(Tensor<bool>(isclose(x, make<T>(cases().inputs.at(c.arg("y"))), c.number("rtol", 1e-5),
+        return k(Tensor<bool>(isclose(x, golden::input<T>(cases(), c, "y"), c.number("rtol", 1e-5),
                                       c.number("atol", 1e-8), c.flag("equal_nan"))));
     if (op == "signbit") return k(Tensor<bool>(signbit(x)));
     if constexpr (!std::is_same_v<T, bool>) if (op == "clamp_t") {  // tensor bounds, broadcast, of x's dtype
-        auto bound = [&](const char* key) { return make<T>(cases().inputs.at(c.arg(key))); };
+        auto bound = [&](const char* key) { return golden::input<T>(cases(), c, key); };
         if (!c.has("cmax")) return k(Tensor<T>(clamp(x, bound("cmin"))));
         if (!c.has("cmin")) return k(Tensor<T>(x.clamp(std::nullopt, bound("cmax"))));
         return k(Tensor<T>(clamp(x, bound("cmin"), bound("cmax"))));
@@ -86,7 +86,7 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
     if (op == "cummax") return pair(cummax(x, c.dim()));
     if (op == "cummin") return pair(cummin(x, c.dim()));
     if (op == "diff") {
-        auto side = [&](const char* key) { return c.has(key) ? make<T>(cases().inputs.at(c.arg(key))) : Tensor<T>(); };
+        auto side = [&](const char* key) { return c.has(key) ? golden::input<T>(cases(), c, key) : Tensor<T>(); };
         return k(diff(x, c.integer("n", 1), c.dim(), side("prepend"), side("append")));
     }
     if constexpr (FloatingElement<T>)
@@ -109,7 +109,7 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
         if (op == "selu") return k(Tensor<T>(selu(x)));
         if (op == "threshold") return k(Tensor<T>(threshold(x, c.number("threshold", 0), c.number("value", 0))));
         const std::string reduction = c.has("reduction") ? c.arg("reduction") : "mean";
-        auto input = [&](const std::string& key) { return make<T>(cases().inputs.at(c.arg(key))); };
+        auto input = [&](const std::string& key) { return golden::input<T>(cases(), c, key); };
         const Tensor<T> weight = c.has("weight") ? input("weight") : Tensor<T>();
         if (op == "mse_loss") return k(F::mse_loss(x, input("target"), reduction));
         if (op == "l1_loss") return k(F::l1_loss(x, input("target"), reduction));

@@ -684,7 +684,7 @@ private:
             Tensor one(detail::make_contiguous_impl({}, dtype_of<T>, device()));
             return one.fill_(value);
         } else if constexpr (TensorExpression<V>) {
-            return Tensor<T>(Tensor<typename V::value_type>(value).template to<T>());
+            return Tensor<typename V::value_type>(value).template to<T>();
         } else {
             return value.template to<T>();
         }

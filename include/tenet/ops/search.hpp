@@ -21,14 +21,14 @@ namespace tenet::inline TENET_ABI {
 
 namespace detail {
 
-/// Where v goes in the sorted row whose k-th element is row[k * stride] (row[order[k] * stride]
+/// Where v goes in the sorted row whose k-th element is row[k] (row[order[k]]
 /// with a sorter): the first position whose element is >= v (left) or > v (right).
 template <class T>
-int64_t search_row(const T* row, int64_t n, int64_t stride, const int64_t* order, T v, bool right) {
+int64_t search_row(const T* row, int64_t n, const int64_t* order, T v, bool right) {
     int64_t lo = 0, hi = n;
     while (lo < hi) {
         const int64_t mid = lo + (hi - lo) / 2;
-        const T m = row[(order ? order[mid] : mid) * stride];
+        const T m = row[order ? order[mid] : mid];
         if (right ? !(m > v) : !(m >= v))
             lo = mid + 1;
         else
@@ -95,7 +95,7 @@ Tensor<Index> searchsorted_impl(const Tensor<T>& sequence, const Tensor<T>& valu
         const int64_t row = seq.dim() == 1 || rows == 0 ? 0 : i / per_row;
         const int64_t* row_order = order.defined() ? order.data_ptr() + row * n : nullptr;
         result.data_ptr()[i] =
-            static_cast<Index>(search_row(seq.data_ptr() + row * n, n, 1, row_order, val.data_ptr()[i], right));
+            static_cast<Index>(search_row(seq.data_ptr() + row * n, n, row_order, val.data_ptr()[i], right));
     }
     return result;
 }
