@@ -578,6 +578,14 @@ TENET_BENCH_BIG(BM_W1into_eigen);
 TENET_BENCH_BIG(BM_W1fresh_eigen);
 #endif
 #undef TENET_BENCH_BIG
+// The build matrix (issue 26, bench/build_matrix.sh): W1 and W2 at 2^20 as well.
+constexpr int64_t kMatrix = int64_t{1} << 20;
+BENCHMARK(BM_W1into_tenet)->Arg(kMatrix)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_W1into_plain)->Arg(kMatrix)->Unit(benchmark::kMicrosecond);
+#ifdef TENET_BENCH_HAVE_SIGMOID
+BENCHMARK(BM_W2_tenet)->Arg(kMatrix)->Unit(benchmark::kMicrosecond);
+#endif
+BENCHMARK(BM_W2_plain)->Arg(kMatrix)->Unit(benchmark::kMicrosecond);
 
 #define TENET_BENCH_LARGE(fn) BENCHMARK(fn)->Arg(kLarge)->Unit(benchmark::kMillisecond)
 #ifdef TENET_BENCH_HAVE_SIGMOID

@@ -185,6 +185,17 @@ TEST_CASE("index ops: methods, in-place forms and autograd's refusals", "[index]
     CHECK(y.to_vector() == std::vector<double>{9, 1, 9, -1, -1, -1});
     put_(y, longs({0, 0}), tensor<double>({1.0, 2.0}), true);
     CHECK(y.to_vector()[0] == 12.0);
+    // the in-place forms are methods too (TENET_FORWARDED_INPLACE_METHODS), as k-means writes
+    // c.scatter_add_(0, cl[:, None].repeat(1, D), x): values from the sums by hand
+    Tensor<double> c = zeros<double>({2, 3});
+    Tensor<int64_t> cl = longs({1, 1});
+    c.scatter_add_(0, cl.index({indexing::Slice(), indexing::None}).repeat({1, 3}), x);
+    CHECK(c.to_vector() == std::vector<double>{0, 0, 0, 3, 5, 7});
+    c.index_fill_(1, longs({0}), 2.0).masked_fill_(c > 6.0, -1.0);
+    CHECK(c.to_vector() == std::vector<double>{2, 0, 0, 2, 5, -1});
+    // a braced list of sizes or dims as the first arguments of a method
+    CHECK(x.roll({1, 1}, {0, 1}).to_vector() == std::vector<double>{5, 3, 4, 2, 0, 1});
+    CHECK(x.tile({2}).sizes() == IntArray{2, 6});
     // methods of an expression evaluate it first
     CHECK((x + 1).gather(1, longs({2, 0}).reshape({2, 1}).expand({2, 1})).to_vector() == std::vector<double>{3, 4});
     if constexpr (TENET_AUTOGRAD) {

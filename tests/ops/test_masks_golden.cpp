@@ -247,6 +247,10 @@ TEST_CASE("golden conditions: nonzero, argwhere, where, count_nonzero", "[masks]
 TEST_CASE("golden views: movedim, swapaxes, diagonal, broadcast_to, ravel, *_as, meshgrid", "[masks][golden][views]") {
     run_ops({"movedim", "swapaxes", "swapdims", "diagonal", "broadcast_to", "ravel", "expand_as", "view_as",
              "reshape_as", "meshgrid"});
+    // a braced list of tensors, as torch.meshgrid(a, b) reads (grids by definition: g0[i][j] = a[i])
+    const auto g = meshgrid({arange<float>(0, 2), arange<float>(5, 8)}, "ij");
+    CHECK(g[0].to_vector() == std::vector<float>{0, 0, 0, 1, 1, 1});
+    CHECK(g[1].to_vector() == std::vector<float>{5, 6, 7, 5, 6, 7});
 }
 
 TEST_CASE("golden shape copies: roll, repeat, tile, repeat_interleave, rot90, diag_embed", "[masks][golden]") {

@@ -136,6 +136,56 @@ TEST_CASE("reduce: argmax and argmin pick the first index on ties across blocks"
     CHECK(std::isnan(nan.amin(0).item()));
 }
 
+// A reduction over short trailing dims runs its rows along the kept dims (reduce_loops.hpp,
+// move_short_inner_reduction_out). Each result must still be its elements folded in order: the
+// expected values are those folds written as loops (sum in double, the first index of the
+// extremum, NaN first).
+TEST_CASE("reduce: short trailing dims (k-means' sum(-1) of a broadcast difference) fold in order") {
+    manual_seed(3);
+    Tensor<float> x = randn({37, 1, 3}), c = randn({1, 50, 3});
+    c.index({0, 7, 1}) = std::numeric_limits<float>::quiet_NaN();
+    Tensor<float> d = (x - c).pow(2);  // [37, 50, 3], materialised to read back
+    const auto dv = d.to_vector();
+    auto at = [&](int64_t i, int64_t k, int64_t r) { return dv[static_cast<size_t>((i * 50 + k) * 3 + r)]; };
+    Tensor<float> sums = ((x - c).pow(2)).sum(-1);           // the lazy expression, as k-means writes it
+    Tensor<float> amaxes = ((x - c).pow(2)).amax(-1, true);  // keepdim: [37, 50, 1]
+    Tensor<int64_t> argmins = d.argmin(-1);
+    REQUIRE(sums.sizes() == IntArray{37, 50});
+    REQUIRE(amaxes.sizes() == IntArray{37, 50, 1});
+    for (int64_t i = 0; i < 37; ++i) {
+        for (int64_t k = 0; k < 50; ++k) {
+            double s = 0;
+            float m = at(i, k, 0);
+            int64_t arg = 0;
+            for (int64_t r = 0; r < 3; ++r) {
+                const float v = at(i, k, r);
+                s += v;
+                if (!std::isnan(m) && (std::isnan(v) || v > m)) m = v;
+                if (!std::isnan(at(i, k, arg)) && (std::isnan(v) || v < at(i, k, arg))) arg = r;
+            }
+            const float got = sums.index({i, k}).item();
+            if (std::isnan(s)) CHECK(std::isnan(got));
+            else CHECK(got == static_cast<float>(s));
+            const float got_max = amaxes.index({i, k, 0}).item();
+            if (std::isnan(m)) CHECK(std::isnan(got_max));
+            else CHECK(got_max == m);
+            CHECK(argmins.index({i, k}).item() == arg);
+        }
+    }
+    // Two short trailing dims ([5, 40, 2, 3] summed over the last two) and a transposed input.
+    Tensor<double> y = randn({5, 40, 2, 3}, kFloat64);
+    Tensor<double> y2 = y.sum(IntArray{2, 3});
+    Tensor<double> yt = y.transpose(0, 1).sum(IntArray{2, 3});
+    const auto yv = y.to_vector();
+    for (int64_t a = 0; a < 5; ++a)
+        for (int64_t b = 0; b < 40; ++b) {
+            double s = 0;
+            for (int64_t r = 0; r < 6; ++r) s += yv[static_cast<size_t>((a * 40 + b) * 6 + r)];
+            CHECK(y2.index({a, b}).item() == s);
+            CHECK(yt.index({b, a}).item() == s);
+        }
+}
+
 TEST_CASE("reduce: empty inputs and errors as PyTorch") {
     auto e = empty({0, 3});
     CHECK(e.sum().item() == 0.0f);

@@ -94,13 +94,12 @@ struct ClampMask : fn::FloatingRule {
     static constexpr const char* name = "ClampMask";
     template <class C>
     using result_t = bool;
-    double lo = 0, hi = 0;
-    bool has_lo = false, has_hi = false;
+    double lo = 0, hi = 0;  // an absent bound is -inf or +inf (fn::Clamp's)
     template <class T>
     TENET_HD bool operator()(T a) const {
         using M = fn::opmath_t<T>;
         const M x = static_cast<M>(a);
-        return (!has_lo || x >= static_cast<M>(lo)) && (!has_hi || x <= static_cast<M>(hi));
+        return (x >= static_cast<M>(lo)) & (x <= static_cast<M>(hi));  // no short circuit: the loop vectorises
     }
 };
 /// Where relu passes the gradient: not x <= 0 (PyTorch's threshold_backward: nan passes).
@@ -204,7 +203,7 @@ template <>
 struct Derivative<fn::Clamp> {
     template <size_t I, class N, class G>
     static auto d(const N& n, const G& g) {
-        return where(expr::make_unary(n.a, dfn::ClampMask{{}, n.op.lo, n.op.hi, n.op.has_lo, n.op.has_hi}), g, 0);
+        return where(expr::make_unary(n.a, dfn::ClampMask{{}, n.op.lo, n.op.hi}), g, 0);
     }
 };
 template <>

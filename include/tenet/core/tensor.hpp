@@ -589,6 +589,14 @@ public:
     Tensor& div_(const X& other, std::string_view rounding_mode);
     template <class X, class W>
     Tensor& lerp_(const X& end, const W& weight);
+    // The in-place index, scatter and mask ops (scatter_add_, index_add_, masked_fill_, ...): the
+    // list is TENET_FORWARDED_INPLACE_METHODS (core/value_methods.hpp), defined in
+    // ops/forwarded_methods.hpp.
+#define TENET_FORWARDED_INPLACE_METHOD(NAME) \
+    template <class... Args>                 \
+    Tensor& NAME(const Args&... args);
+    TENET_FORWARDED_INPLACE_METHODS(TENET_FORWARDED_INPLACE_METHOD)
+#undef TENET_FORWARDED_INPLACE_METHOD
 
     // ---- Autograd: declared here, defined behind the seam (core/hooks.hpp): in
     // autograd/tensor_autograd.hpp, or core/hooks_off.hpp when built with TENET_AUTOGRAD=0

@@ -250,18 +250,22 @@ struct Relu : ArithmeticRule {
 /// gives nan, as PyTorch.
 struct Clamp : BoolToLongRule {
     static constexpr const char* name = "clamp";
-    double lo = 0, hi = 0;
+    double lo = -std::numeric_limits<double>::infinity(), hi = std::numeric_limits<double>::infinity();  // absent: +-inf
     bool has_lo = false, has_hi = false;
     template <class T>
     TENET_HD auto operator()(T a) const {
         if constexpr (FloatingElement<T>) {
+            // Selects only, no early return, so the loop vectorises: a nan x fails both
+            // comparisons and stays nan; a nan bound gives nan (the flag is loop-invariant).
+            // Only the double members are read here: a bool member is a char-typed load, which GCC
+            // assumes the loop's stores may change, so it would reload (and branch on) it per element.
             using M = opmath_t<T>;
-            M x = static_cast<M>(a);
-            if (std::isnan(x)) return x;
-            if ((has_lo && std::isnan(lo)) || (has_hi && std::isnan(hi))) return std::numeric_limits<M>::quiet_NaN();
-            if (has_lo && x < static_cast<M>(lo)) x = static_cast<M>(lo);
-            if (has_hi && static_cast<M>(hi) < x) x = static_cast<M>(hi);
-            return x;
+            const M x = static_cast<M>(a);
+            const M l = static_cast<M>(lo), h = static_cast<M>(hi);
+            const bool nan_bound = std::isnan(lo) || std::isnan(hi);
+            M r = x < l ? l : x;
+            r = h < r ? h : r;
+            return nan_bound ? std::numeric_limits<M>::quiet_NaN() : r;
         } else {
             T x = a;
             if (has_lo && x < convert<T>(lo)) x = convert<T>(lo);
@@ -537,7 +541,8 @@ auto clamp(A&& a, const Lo& min, const Hi& max = std::nullopt) {  // (tensor bou
                   "tenet: clamp bounds are numbers (not bool), std::optional numbers or std::nullopt");
     const std::optional<double> lo = detail::ClampBound<Lo>::get(min), hi = detail::ClampBound<Hi>::get(max);
     if (!lo && !hi) detail::fail<value_error>("clamp: At least one of 'min' or 'max' must not be None");
-    const fn::Clamp op{{}, lo.value_or(0.0), hi.value_or(0.0), lo.has_value(), hi.has_value()};
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    const fn::Clamp op{{}, lo.value_or(-inf), hi.value_or(inf), lo.has_value(), hi.has_value()};
     using V = typename expr::node_t<A>::value_type;
     if constexpr (!FloatingElement<V> && (detail::ClampBound<Lo>::floating || detail::ClampBound<Hi>::floating))
         return expr::make_unary(std::forward<A>(a), fn::ClampFloating{op});

@@ -14,13 +14,33 @@
 
 namespace tenet::inline TENET_ABI {
 
-#define TENET_FORWARDED_METHOD(NAME)                                                                   \
-    template <class D>                                                                                 \
-    template <class... Args>                                                                           \
-    auto ValueMethods<D>::NAME(const Args&... args) const {                                            \
-        return tenet::NAME(detail::as_tensor_of<typename expr::node_t<D>::value_type>(self()), args...); \
+#define TENET_FORWARDED_METHOD(NAME)                                                                     \
+    template <class D>                                                                                   \
+    template <class... Args>                                                                             \
+    auto ValueMethods<D>::NAME(const Args&... args) const {                                              \
+        return tenet::NAME(detail::as_tensor_of<typename expr::node_t<D>::value_type>(self()), args...);   \
+    }                                                                                                    \
+    template <class D>                                                                                   \
+    template <class... Args>                                                                             \
+    auto ValueMethods<D>::NAME(std::initializer_list<int64_t> list, const Args&... args) const {         \
+        return NAME(IntArray(list), args...);                                                            \
+    }                                                                                                    \
+    template <class D>                                                                                   \
+    template <class... Args>                                                                             \
+    auto ValueMethods<D>::NAME(std::initializer_list<int64_t> list, std::initializer_list<int64_t> list2, \
+                               const Args&... args) const {                                              \
+        return NAME(IntArray(list), IntArray(list2), args...);                                           \
     }
 TENET_FORWARDED_METHODS(TENET_FORWARDED_METHOD)
 #undef TENET_FORWARDED_METHOD
+
+#define TENET_FORWARDED_INPLACE_METHOD(NAME)         \
+    template <class T>                               \
+    template <class... Args>                         \
+    Tensor<T>& Tensor<T>::NAME(const Args&... args) { \
+        return tenet::NAME(*this, args...);          \
+    }
+TENET_FORWARDED_INPLACE_METHODS(TENET_FORWARDED_INPLACE_METHOD)
+#undef TENET_FORWARDED_INPLACE_METHOD
 
 }  // namespace tenet

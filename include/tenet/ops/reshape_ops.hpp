@@ -426,6 +426,11 @@ std::vector<Tensor<T>> meshgrid(const std::vector<Tensor<T>>& tensors, std::stri
         std::swap(out[0], out[1]); // PyTorch's "xy": the grids of the swapped inputs, swapped back
     return out;
 }
+/// meshgrid({a, b}, indexing): the braced list of tensors of one element type.
+template <class T>
+std::vector<Tensor<T>> meshgrid(std::initializer_list<Tensor<T>> tensors, std::string_view indexing = "ij") {
+    return meshgrid(std::vector<Tensor<T>>(tensors), indexing);
+}
 
 /// torch.block_diag: the 0-d, 1-D or 2-D tensors as the blocks of a block-diagonal matrix.
 template <class T>

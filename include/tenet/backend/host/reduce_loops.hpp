@@ -131,6 +131,27 @@ typename R::acc_t reduce_span(const R& r, int64_t n, const F& f, int64_t idx0, i
     return total;
 }
 
+/// A reduction over short trailing dims ((x.view(N, 1, D) - c.view(1, K, D)).pow(2).sum(-1) with
+/// D = 2) would run one row of D elements per result element, each paying the row walk and a
+/// call. Moving those dims in front of the last kept dim makes the rows run along the kept dim
+/// instead (outer mode: the accumulators' row is folded element-wise). Only for trailing reduced
+/// dims of fewer than kShortReduction elements: the inner mode folds so few elements one after
+/// another into one lane (every reducer has at least 8), so the results are the same bits.
+inline constexpr int64_t kShortReduction = 8;
+template <size_t N>
+void move_short_inner_reduction_out(LoopGeometry<N>& g, const ReducePlan& p) {
+    size_t first = p.shape.size();  // the trailing reduced dims are [first, nd)
+    int64_t count = 1;
+    while (first > 0 && p.reduced[first - 1]) count *= p.shape[--first];
+    if (first == 0 || first == p.shape.size() || count >= kShortReduction || p.shape[first - 1] <= count) return;
+    auto rotate = [first](IntArray& a) {  // [..., kept, r...] -> [..., r..., kept]
+        std::rotate(a.begin() + static_cast<std::ptrdiff_t>(first - 1), a.begin() + static_cast<std::ptrdiff_t>(first),
+                    a.end());
+    };
+    rotate(g.sizes);
+    for (IntArray& s : g.strides) rotate(s);
+}
+
 /// Folds every element of `e` into the accumulators of `p`'s result (row-major over
 /// out_shape). One pass over the leaves; nothing is materialised.
 template <class R, class E>
@@ -171,6 +192,7 @@ std::unique_ptr<typename R::acc_t[]> reduce_accumulate_loops(const E& e, const R
     g.strides[N - 1] = std::move(idx_strides);
     g.base[N - 1] = nullptr;  // virtual: its "byte offset" is the index itself
     g.itemsize[N - 1] = 1;
+    move_short_inner_reduction_out(g, p);
     g.finish();
 
     const int64_t inner = g.inner(), rows = g.rows();
