@@ -172,6 +172,12 @@ void advanced_index_put(const Tensor<T>& x, std::span<const TensorIndex> indices
                         bool accumulate);
 }  // namespace detail
 
+/// The in-place methods of Tensor that call the free function of their name on *this:
+/// `c.scatter_add_(0, index, src)` is `scatter_add_(c, 0, index, src)`.
+#define TENET_FORWARDED_INPLACE_METHODS(X)                                                        \
+    X(scatter_) X(scatter_add_) X(scatter_reduce_) X(index_add_) X(index_copy_) X(index_fill_)    \
+    X(index_reduce_) X(put_) X(masked_fill_) X(masked_scatter_)
+
 template <class T>
 class Tensor : public TensorBase, public ValueMethods<Tensor<T>> {
     static_assert(Element<T>,
@@ -537,7 +543,7 @@ public:
             return *this;
         }
         if (is_contiguous()) {
-            std::fill_n(data_ptr(), numel(), v);
+            detail::fill_contiguous(data_ptr(), numel(), v);
             impl().storage->bump_version();
             return *this;
         }
@@ -589,9 +595,8 @@ public:
     Tensor& div_(const X& other, std::string_view rounding_mode);
     template <class X, class W>
     Tensor& lerp_(const X& end, const W& weight);
-    // The in-place index, scatter and mask ops (scatter_add_, index_add_, masked_fill_, ...): the
-    // list is TENET_FORWARDED_INPLACE_METHODS (core/value_methods.hpp), defined in
-    // ops/forwarded_methods.hpp.
+    // The in-place index, scatter and mask ops: the list is TENET_FORWARDED_INPLACE_METHODS
+    // (above the class), their definitions are in ops/forwarded_methods.hpp.
 #define TENET_FORWARDED_INPLACE_METHOD(NAME) \
     template <class... Args>                 \
     Tensor& NAME(const Args&... args);

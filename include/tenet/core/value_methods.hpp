@@ -37,11 +37,8 @@ concept DimIndex = std::integral<I> && !std::same_as<I, bool>;
     X(index_select) X(gather) X(take_along_dim) X(take) X(scatter) X(scatter_add) X(scatter_reduce) X(index_add) X(index_copy) X(index_fill) X(index_reduce) \
     X(masked_fill) X(masked_select) X(masked_scatter) X(nonzero) X(argwhere) X(count_nonzero) X(roll) X(repeat) X(tile) X(repeat_interleave) X(movedim) X(moveaxis) X(swapaxes) X(swapdims) X(ravel) X(diagonal) X(diag_embed) X(rot90)
 
-/// The in-place methods of Tensor that call the free function of their name on *this:
-/// `c.scatter_add_(0, index, src)` is `scatter_add_(c, 0, index, src)`.
-#define TENET_FORWARDED_INPLACE_METHODS(X)                                                            \
-    X(scatter_) X(scatter_add_) X(scatter_reduce_) X(index_add_) X(index_copy_) X(index_fill_)        \
-    X(index_reduce_) X(put_) X(masked_fill_) X(masked_scatter_)
+/// The methods of that list whose first arguments may be braced lists of sizes or dims.
+#define TENET_FORWARDED_LIST_METHODS(X) X(roll) X(repeat) X(tile) X(movedim) X(moveaxis)
 
 template <class Derived>
 class ValueMethods {
@@ -117,17 +114,18 @@ public:
     /// Sorting, order statistics, scans and counting: `x.sort(1, true)` is tenet::sort(x, 1, true)
     /// (an expression is evaluated first), with the free function's arguments and defaults.
     /// The list is TENET_FORWARDED_METHODS; their definitions are in ops/forwarded_methods.hpp.
-    /// A braced list of dims or sizes first (`x.repeat({1, 2})`, `x.roll({1, 2}, {0, 1})`) is an
-    /// IntArray: C++ cannot deduce a template argument from a braced list.
-#define TENET_FORWARDED_METHOD(NAME)                                                                  \
-    template <class... Args>                                                                        \
-    auto NAME(const Args&... args) const;                                                           \
-    template <class... Args>                                                                        \
-    auto NAME(std::initializer_list<int64_t> list, const Args&... args) const;                      \
-    template <class... Args>                                                                        \
-    auto NAME(std::initializer_list<int64_t> list, std::initializer_list<int64_t> list2, const Args&... args) const;
+#define TENET_FORWARDED_METHOD(NAME) \
+    template <class... Args>         \
+    auto NAME(const Args&... args) const;
     TENET_FORWARDED_METHODS(TENET_FORWARDED_METHOD)
 #undef TENET_FORWARDED_METHOD
+    /// The methods of TENET_FORWARDED_LIST_METHODS also take braced lists of sizes or dims
+    /// (`x.repeat({1, 2})`, `x.roll({1, 2}, {0, 1})`): C++ deduces no template argument from one.
+#define TENET_FORWARDED_LIST_METHOD(NAME) \
+    auto NAME(const IntArray& list) const; \
+    auto NAME(const IntArray& list, const IntArray& list2) const;
+    TENET_FORWARDED_LIST_METHODS(TENET_FORWARDED_LIST_METHOD)
+#undef TENET_FORWARDED_LIST_METHOD
     /// torch.norm: p = 2 (default), 1, 0, +-inf or any p.
     auto norm(double p = 2) const;
     auto norm(double p, int64_t dim, bool keepdim = false) const;

@@ -257,8 +257,8 @@ struct Clamp : BoolToLongRule {
         if constexpr (FloatingElement<T>) {
             // Selects only, no early return, so the loop vectorises: a nan x fails both
             // comparisons and stays nan; a nan bound gives nan (the flag is loop-invariant).
-            // Only the double members are read here: a bool member is a char-typed load, which GCC
-            // assumes the loop's stores may change, so it would reload (and branch on) it per element.
+            // lo and hi are read unconditionally (an absent bound is +-inf): chosen per element by
+            // the has_ flags (has_lo ? lo : -inf), GCC 12 kept the choice in the loop, scalar.
             using M = opmath_t<T>;
             const M x = static_cast<M>(a);
             const M l = static_cast<M>(lo), h = static_cast<M>(hi);

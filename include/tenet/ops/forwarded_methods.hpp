@@ -19,20 +19,21 @@ namespace tenet::inline TENET_ABI {
     template <class... Args>                                                                             \
     auto ValueMethods<D>::NAME(const Args&... args) const {                                              \
         return tenet::NAME(detail::as_tensor_of<typename expr::node_t<D>::value_type>(self()), args...);   \
-    }                                                                                                    \
-    template <class D>                                                                                   \
-    template <class... Args>                                                                             \
-    auto ValueMethods<D>::NAME(std::initializer_list<int64_t> list, const Args&... args) const {         \
-        return NAME(IntArray(list), args...);                                                            \
-    }                                                                                                    \
-    template <class D>                                                                                   \
-    template <class... Args>                                                                             \
-    auto ValueMethods<D>::NAME(std::initializer_list<int64_t> list, std::initializer_list<int64_t> list2, \
-                               const Args&... args) const {                                              \
-        return NAME(IntArray(list), IntArray(list2), args...);                                           \
     }
 TENET_FORWARDED_METHODS(TENET_FORWARDED_METHOD)
 #undef TENET_FORWARDED_METHOD
+
+#define TENET_FORWARDED_LIST_METHOD(NAME)                                          \
+    template <class D>                                                             \
+    auto ValueMethods<D>::NAME(const IntArray& a) const {                          \
+        return this->template NAME<IntArray>(a);                                   \
+    }                                                                              \
+    template <class D>                                                             \
+    auto ValueMethods<D>::NAME(const IntArray& a, const IntArray& b) const {       \
+        return this->template NAME<IntArray, IntArray>(a, b);                      \
+    }
+TENET_FORWARDED_LIST_METHODS(TENET_FORWARDED_LIST_METHOD)
+#undef TENET_FORWARDED_LIST_METHOD
 
 #define TENET_FORWARDED_INPLACE_METHOD(NAME)         \
     template <class T>                               \

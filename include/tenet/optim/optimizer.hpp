@@ -115,7 +115,7 @@ struct StateBuffer {
     T* as(int64_t n) {
         if (!tensor.defined()) {
             Tensor<T> t(tenet::detail::make_contiguous_impl({n}, dtype_of<T>, Device(DeviceType::CPU)));
-            std::fill_n(t.data_ptr(), n, T(0));  // the moments start at zero
+            tenet::detail::fill_contiguous(t.data_ptr(), n, T(0));  // the moments start at zero
             tensor = t;
         }
         return Tensor<T>(tensor.impl_ptr()).data_ptr();
