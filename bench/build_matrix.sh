@@ -4,6 +4,7 @@
 # with PyTorch eager's times of the ported programs measured in the same session.
 #
 #   bench/build_matrix.sh [out_dir]        (default: build-matrix/)
+#   SKIP_BUILD=1 bench/build_matrix.sh ... (runs the binaries of an earlier call again)
 #
 # Per cell it builds one binary from bench_polyfit.cpp, bench_autograd.cpp (W8),
 # bench_pointwise.cpp (W1, W2) and bench_programs.cpp (g++, Google Benchmark, OpenBLAS, Highway's
@@ -51,11 +52,13 @@ build_cell() {
 
 filter='BM_polyfit|BM_W1into_(tenet|plain)/1048576|BM_W2_(tenet|plain)/1048576|BM_W8_tenet(_scalar_bias)?/1048576|BM_program'
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
-for cell in "${cells[@]}"; do
-    name=$(cell_name "$cell")
-    echo "==> building $name ($cell)"
-    build_cell "$cell"
-done
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then  # SKIP_BUILD=1: run the binaries built before again
+    for cell in "${cells[@]}"; do
+        name=$(cell_name "$cell")
+        echo "==> building $name ($cell)"
+        build_cell "$cell"
+    done
+fi
 for cell in "${cells[@]}"; do
     name=$(cell_name "$cell")
     echo "==> running $name"

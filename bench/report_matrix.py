@@ -2,11 +2,12 @@
 """The build matrix's report (bench/build_matrix.sh): one table of CPU times per program and
 build, the spelling ratios, the ported programs against PyTorch eager, and a plot.
 
-    /usr/bin/python3 bench/report_matrix.py <out_dir>
+    /usr/bin/python3 bench/report_matrix.py <out_dir> [<earlier_run_dir> ...]
 
 Reads <out_dir>/<cell>.json (Google Benchmark, aggregates) for the six cells and
-<out_dir>/torch.txt (programs_torch.py and polyfit_torch.py output); writes <out_dir>/matrix.md
-and, with matplotlib, <out_dir>/matrix.png.
+<out_dir>/torch.txt (programs_torch.py and polyfit_torch.py output), and the same files of any
+earlier runs named after it (each time is then the best of the runs' medians: on a shared VM the
+noise only ever adds time); writes <out_dir>/matrix.md and, with matplotlib, <out_dir>/matrix.png.
 """
 import json
 import os
@@ -71,10 +72,25 @@ def fmt(ms):
     return "%.3g ms" % ms if ms >= 1 else "%.3g µs" % (ms * 1e3)
 
 
-def main(out_dir):
-    times = {cell: medians(os.path.join(out_dir, cell + ".json")) for cell, _ in CELLS
-             if os.path.exists(os.path.join(out_dir, cell + ".json"))}
-    torch = torch_times(os.path.join(out_dir, "torch.txt"))
+def best_of(maps):
+    """Per key, the least value over the runs that have it."""
+    out = {}
+    for m in maps:
+        for k, v in m.items():
+            out[k] = min(v, out.get(k, v))
+    return out
+
+
+def main(out_dir, earlier_runs=()):
+    """out_dir: where the table and the plot go; its runs and those of earlier_runs (folders with
+    the same files from other runs) count, each cell the best of their medians."""
+    runs = [out_dir, *earlier_runs]
+    times = {}
+    for cell, _ in CELLS:
+        found = [medians(os.path.join(d, cell + ".json")) for d in runs if os.path.exists(os.path.join(d, cell + ".json"))]
+        if found:
+            times[cell] = best_of(found)
+    torch = best_of([torch_times(os.path.join(d, "torch.txt")) for d in runs])
     cells = [c for c in CELLS if c[0] in times]
     lines = ["| program | " + " | ".join("`%s`" % flags for _, flags in cells) + " | worst / best |",
              "|---|" + "---:|" * (len(cells) + 1)]
@@ -125,7 +141,9 @@ def plot(out_dir, cells, times, torch):
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.axhline(1.5, color="red", linewidth=0.8, linestyle="--", label="bar: 1.5x PyTorch")
     ax.set_xticks([i + 0.4 - width / 2 for i in range(len(rows))])
-    ax.set_xticklabels([label.split(" (")[0] for label, _, _ in rows], rotation=15, fontsize=8)
+    short = {"BM_polyfit_autograd": "polyfit autograd", "BM_polyfit_autograd_auto": "polyfit autograd, auto",
+             "BM_polyfit_autograd_accumulate": "polyfit accumulating"}
+    ax.set_xticklabels([short.get(bench, label.split(" (")[0]) for label, bench, _ in rows], rotation=15, fontsize=8)
     ax.set_ylabel("speed relative to PyTorch 1.13 eager (higher is faster)")
     ax.set_title("tenet against PyTorch eager, one thread, six builds")
     ax.legend(fontsize=7, ncol=2)
@@ -135,4 +153,4 @@ def plot(out_dir, cells, times, torch):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "build-matrix")
+    main(sys.argv[1] if len(sys.argv) > 1 else "build-matrix", sys.argv[2:])

@@ -83,3 +83,14 @@ inline namespace TENET_ABI {}
 #define TENET_FLATTEN_INLINE
 #endif
 #define TENET_LOOP_INLINE TENET_ALWAYS_INLINE inline
+
+// TENET_UNROLL goes before a loop of a small constant trip count (the lanes of a sum, a run of
+// them) that must become straight-line code for its body to vectorise: GCC does that at -O3
+// (-fpeel-loops), not at -O2 (the polynomial fit took 1.2x as long at -O2 without it).
+#if defined(__clang__)
+#define TENET_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define TENET_UNROLL _Pragma("GCC unroll 16")
+#else
+#define TENET_UNROLL
+#endif

@@ -52,8 +52,11 @@ TENET_LOOP_INLINE void add_runs(const R& r, typename R::acc_t (&wide)[R::lanes],
     const int64_t tail = e - (e - b) % (K * kRun);
     for (int64_t i = b; i < tail; i += K * kRun) {
         B acc[K] = {};
-        for (int64_t j = 0; j < kRun; ++j)
+        for (int64_t j = 0; j < kRun; ++j) {
+            TENET_UNROLL
             for (int k = 0; k < K; ++k) acc[k] = r.block_step(acc[k], f(i + j * K + k));
+        }
+        TENET_UNROLL
         for (int k = 0; k < K; ++k) wide[k] = r.combine(wide[k], static_cast<A>(acc[k]));
     }
     for (int64_t i = tail; i < e; ++i) wide[0] = r.combine(wide[0], static_cast<A>(r.block_step(B{}, f(i))));
@@ -80,8 +83,10 @@ TENET_FLATTEN_INLINE inline typename R::acc_t reduce_block_loop(const R& r, int6
     A acc[K];
     for (int k = 0; k < K; ++k) acc[k] = r.init();
     const int64_t tail = e - (e - b) % K;  // [b, tail): whole groups of K (as above)
-    for (int64_t i = b; i < tail; i += K)
+    for (int64_t i = b; i < tail; i += K) {
+        TENET_UNROLL
         for (int k = 0; k < K; ++k) acc[k] = r.step(acc[k], f(i + k), idx0 + (i + k) * is);
+    }
     for (int64_t i = tail; i < e; ++i) acc[0] = r.step(acc[0], f(i), idx0 + i * is);
     return fold_lanes(r, acc);
 }
