@@ -1,4 +1,4 @@
-// Five public PyTorch programs ported to tenet line for line, as a PyTorch user writes them
+// Public PyTorch programs ported to tenet line for line, as a PyTorch user writes them
 // (issue 26), at the sizes bench/programs_torch.py runs them in PyTorch eager:
 //
 // - kmeans: the KeOps tutorial "K-means clustering" (its plain-PyTorch version), float64,
@@ -8,7 +8,8 @@
 // - mandelbrot: the UQ COMP3710 lab's Mandelbrot set, 200 iterations over 1161 x 1340 points
 //   (5x the lab's grid); the complex numbers as real pairs (tenet has no complex dtype yet).
 // - two_layer: "Learning PyTorch with Examples", the two-layer net with autograd, 500 steps.
-// - polyfit_tensors: the same tutorial's polynomial fit, gradients by hand (bench_polyfit.cpp).
+// The fifth, the same tutorial's polynomial fit with gradients by hand, is bench_polyfit.cpp's
+// BM_polyfit_tensors.
 //
 // Each benchmark iteration is one whole program. One thread. The "value" counter is a number
 // from the result, to compare with programs_torch.py's.
@@ -17,7 +18,6 @@
 #include <tenet/tenet.hpp>
 
 #include <cmath>
-#include <numbers>
 
 namespace {
 
@@ -132,34 +132,6 @@ double two_layer() {
     return loss_value;
 }
 
-// ---- Polynomial fit, gradients by hand ("Learning PyTorch with Examples") -----------------
-
-constexpr int64_t kPolyPoints = 100000;
-constexpr int kPolySteps = 2000;
-
-double polyfit_tensors() {
-    tenet::manual_seed(0);
-    Tensor<float> x = tenet::linspace<float>(-std::numbers::pi, std::numbers::pi, kPolyPoints);
-    Tensor<float> y = tenet::sin(x);
-    Tensor<float> a = tenet::randn({}), b = tenet::randn({}), c = tenet::randn({}), d = tenet::randn({});
-    const double lr = 1e-6 * 2000.0 / static_cast<double>(kPolyPoints);
-    double loss = 0;
-    for (int t = 0; t < kPolySteps; ++t) {
-        Tensor<float> y_pred = a + b * x + c * x.pow(2) + d * x.pow(3);
-        loss = (y_pred - y).pow(2).sum().item();
-        Tensor<float> grad_y_pred = 2.0 * (y_pred - y);
-        Tensor<float> grad_a = grad_y_pred.sum();
-        Tensor<float> grad_b = (grad_y_pred * x).sum();
-        Tensor<float> grad_c = (grad_y_pred * x.pow(2)).sum();
-        Tensor<float> grad_d = (grad_y_pred * x.pow(3)).sum();
-        a -= lr * grad_a;
-        b -= lr * grad_b;
-        c -= lr * grad_c;
-        d -= lr * grad_d;
-    }
-    return loss;
-}
-
 template <double (*Program)()>
 void BM_program(benchmark::State& state) {
     tenet::set_num_threads(1);
@@ -174,4 +146,3 @@ BENCHMARK(BM_program<kmeans>)->Name("BM_program_kmeans")->Unit(benchmark::kMilli
 BENCHMARK(BM_program<regression>)->Name("BM_program_regression")->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(3);
 BENCHMARK(BM_program<mandelbrot>)->Name("BM_program_mandelbrot")->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(3);
 BENCHMARK(BM_program<two_layer>)->Name("BM_program_two_layer")->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(3);
-BENCHMARK(BM_program<polyfit_tensors>)->Name("BM_program_polyfit_tensors")->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(3);

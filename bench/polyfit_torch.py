@@ -15,7 +15,7 @@ import torch
 
 torch.set_num_threads(1)
 POINTS = 100000
-STEPS = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+STEPS = int(sys.argv[1]) if __name__ == "__main__" and len(sys.argv) > 1 else 2000
 LR = 1e-6 * 2000.0 / POINTS  # the tutorial's 1e-6 is for 2000 points
 
 
@@ -76,8 +76,9 @@ def best_of_3(f, *args):
     return min(times), min(cpu), value
 
 
-print("PyTorch %s, %d thread, %d points, %d steps" % (torch.__version__, torch.get_num_threads(), POINTS, STEPS))
-for name, f, args in [("tensors", tensors, (STEPS,)), ("autograd", autograd, (STEPS,)),
-                      ("autograd_accumulate", autograd, (STEPS, False))]:
-    t, cpu, value = best_of_3(f, *args)
-    print("polyfit_%-20s %9.1f ms wall %9.1f ms CPU   (last loss %.6g)" % (name, t * 1e3, cpu * 1e3, value))
+if __name__ == "__main__":
+    print("PyTorch %s, %d thread, %d points, %d steps" % (torch.__version__, torch.get_num_threads(), POINTS, STEPS))
+    for name, f, args in [("tensors", tensors, (STEPS,)), ("autograd", autograd, (STEPS,)),
+                          ("autograd_accumulate", autograd, (STEPS, False))]:
+        t, cpu, value = best_of_3(f, *args)
+        print("polyfit_%-20s %9.1f ms wall %9.1f ms CPU   (last loss %.6g)" % (name, t * 1e3, cpu * 1e3, value))

@@ -14,15 +14,14 @@ Each is the public program as its source writes it, at the larger size issue 26 
   to write it (tenet has no complex dtype yet).
 - two_layer: "Learning PyTorch with Examples", the autograd two-layer net: N = 64, D_in = 1000,
   H = 100, D_out = 10, 500 steps, mm / clamp(min=0) / mm, float32.
-- polyfit_tensors: the same tutorial's polynomial fit with gradients by hand (polyfit_torch.py
-  times the autograd versions), 100,000 points, 2000 steps.
+- polyfit_tensors: the same tutorial's polynomial fit with gradients by hand, polyfit_torch.py's
+  `tensors` (100,000 points, 2000 steps).
 
     /usr/bin/python3 bench/programs_torch.py [program ...]
 
 Prints the median of 3 runs' CPU times (this process; the steadier figure on a loaded VM) and
 wall times, and a value of each result to compare with tenet's.
 """
-import math
 import os
 import sys
 import time
@@ -31,13 +30,15 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # o
     os.environ.setdefault(_var, "1")
 import torch  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import polyfit_torch  # noqa: E402  (the polynomial fits: polyfit_torch.tensors)
+
 torch.set_num_threads(1)
 
 KMEANS_N, KMEANS_D, KMEANS_K, KMEANS_ITERS = 100000, 2, 50, 10
 REGRESSION_BATCH, REGRESSION_STEPS, POLY_DEGREE = 960, 1000, 4
 MANDEL_STEP, MANDEL_ITERS = 0.00224, 200
 NET_N, NET_IN, NET_H, NET_OUT, NET_STEPS = 64, 1000, 100, 10, 500
-POLY_POINTS, POLY_STEPS = 100000, 2000
 
 
 def kmeans():
@@ -141,30 +142,9 @@ def two_layer():
     return loss_value
 
 
-def polyfit_tensors():
-    torch.manual_seed(0)
-    x = torch.linspace(-math.pi, math.pi, POLY_POINTS, dtype=torch.float)
-    y = torch.sin(x)
-    a, b, c, d = (torch.randn((), dtype=torch.float) for _ in range(4))
-    lr = 1e-6 * 2000.0 / POLY_POINTS
-    loss = 0.0
-    for t in range(POLY_STEPS):
-        y_pred = a + b * x + c * x ** 2 + d * x ** 3
-        loss = (y_pred - y).pow(2).sum().item()
-        grad_y_pred = 2.0 * (y_pred - y)
-        grad_a = grad_y_pred.sum()
-        grad_b = (grad_y_pred * x).sum()
-        grad_c = (grad_y_pred * x ** 2).sum()
-        grad_d = (grad_y_pred * x ** 3).sum()
-        a -= lr * grad_a
-        b -= lr * grad_b
-        c -= lr * grad_c
-        d -= lr * grad_d
-    return loss
-
-
 PROGRAMS = {"kmeans": kmeans, "regression": regression, "mandelbrot": mandelbrot,
-            "mandelbrot_pairs": mandelbrot_pairs, "two_layer": two_layer, "polyfit_tensors": polyfit_tensors}
+            "mandelbrot_pairs": mandelbrot_pairs, "two_layer": two_layer,
+            "polyfit_tensors": lambda: polyfit_torch.tensors(polyfit_torch.STEPS)}
 
 
 def median_of_3(f):
