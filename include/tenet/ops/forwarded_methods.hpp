@@ -14,23 +14,23 @@
 
 namespace tenet::inline TENET_ABI {
 
-#define TENET_FORWARDED_METHOD(NAME)                                                                     \
-    template <class D>                                                                                   \
-    template <class... Args>                                                                             \
-    auto ValueMethods<D>::NAME(const Args&... args) const {                                              \
-        return tenet::NAME(detail::as_tensor_of<typename expr::node_t<D>::value_type>(self()), args...);   \
+#define TENET_FORWARDED_METHOD(NAME)                                                                   \
+    template <class D>                                                                                 \
+    template <class... Args>                                                                           \
+    auto ValueMethods<D>::NAME(const Args&... args) const {                                            \
+        return tenet::NAME(detail::as_tensor_of<typename expr::node_t<D>::value_type>(self()), args...); \
     }
 TENET_FORWARDED_METHODS(TENET_FORWARDED_METHOD)
 #undef TENET_FORWARDED_METHOD
 
 #define TENET_FORWARDED_LIST_METHOD(NAME)                                          \
     template <class D>                                                             \
-    auto ValueMethods<D>::NAME(const IntArray& a) const {                          \
-        return this->template NAME<IntArray>(a);                                   \
+    auto ValueMethods<D>::NAME(const IntArray& list) const {                       \
+        return this->template NAME<IntArray>(list);                                \
     }                                                                              \
     template <class D>                                                             \
-    auto ValueMethods<D>::NAME(const IntArray& a, const IntArray& b) const {       \
-        return this->template NAME<IntArray, IntArray>(a, b);                      \
+    auto ValueMethods<D>::NAME(const IntArray& list, const IntArray& list2) const { \
+        return this->template NAME<IntArray, IntArray>(list, list2);               \
     }
 TENET_FORWARDED_LIST_METHODS(TENET_FORWARDED_LIST_METHOD)
 #undef TENET_FORWARDED_LIST_METHOD
