@@ -3,7 +3,8 @@
 # Runs as root (as on CI); as another user it lists what is missing and fails.
 set -euo pipefail
 
-packages=(cmake make g++ catch2 libeigen3-dev libopenblas-dev libhwy-dev ccache libbenchmark-dev)
+packages=(cmake make g++ catch2 libeigen3-dev libopenblas-dev libhwy-dev ccache libbenchmark-dev
+          libzip-dev libhdf5-dev libdlpack-dev)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "setup.sh: not a Debian-like system; make sure these (or equivalents) are installed:" \

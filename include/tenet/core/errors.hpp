@@ -35,6 +35,11 @@ struct device_error : error {
 struct value_error : error {
     using error::error;
 };
+/// A file or buffer that cannot be read as what it claims to be (corrupt, truncated, hostile),
+/// or a file that cannot be opened or written; the message names the file and the fault.
+struct io_error : error {
+    using error::error;
+};
 
 namespace detail {
 

@@ -722,6 +722,18 @@ private:
     }
 };
 
+template <class T>
+Tensor<T> TensorBase::as() const {
+    if (impl().dtype != dtype_of<T>)
+        detail::fail<dtype_error>("as: expected dtype ", dtype_of<T>, " but the tensor holds ", impl().dtype);
+    return Tensor<T>(impl_);
+}
+
+template <class T>
+Tensor<T> TensorBase::to() const {
+    return visit_dtype(impl().dtype, [&]<class U>(dtype_t<U>) { return Tensor<U>(impl_).template to<T>(); });
+}
+
 }  // namespace tenet
 
 #include "tenet/backend/device/device_copy.hpp"

@@ -164,6 +164,15 @@ public:
     /// The storage's version counter (bumped by every in-place write through any view).
     uint64_t _version() const { return impl().storage->version(); }
 
+    /// The typed tensor this handle refers to (shares it; no copy). A dtype_error naming both
+    /// dtypes when T is not the tensor's element type. For handles typed at run time: what
+    /// `load` and `from_dlpack` return.
+    template <class T>
+    Tensor<T> as() const;
+    /// The tensor's values converted to element type T (the tensor itself when T is its type).
+    template <class T>
+    Tensor<T> to() const;
+
     const TensorImpl& impl() const {
         if (!impl_) detail::fail("tenet: the tensor is undefined (a default-constructed handle)");
         return *impl_;
