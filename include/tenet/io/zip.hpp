@@ -1,0 +1,230 @@
+#pragma once
+// A thin RAII layer over libzip, shared by the .npz reader/writer (io/npz.hpp) and PyTorch's .pt
+// files (io/pt.hpp). Internal (namespace tenet::detail); its interface is kept stable for both.
+//
+// Reading: entries are read straight into the caller's buffer (no intermediate copy). Zip bombs:
+// size() is the size the archive *declares*; callers compare it with what they expect before
+// allocating, and read_into() never writes more than the n bytes it is given and fails when the
+// entry's data turns out longer or shorter than n (or fails its CRC, or does not inflate).
+// Writing: add() does not copy the bytes (they must live until close()); add_copy() keeps its own.
+
+#include "tenet/config.hpp"
+
+#if !TENET_HAVE_LIBZIP
+#error "<tenet/io/zip.hpp> needs libzip (Debian libzip-dev); see cmake/tenetFiles.cmake"
+#endif
+
+#include <zip.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "tenet/core/errors.hpp"
+
+namespace tenet::inline TENET_ABI {
+namespace detail {
+
+/// libzip's message for an error code (the code the open functions report).
+inline std::string zip_message(int code) {
+    zip_error_t e;
+    zip_error_init_with_code(&e, code);
+    std::string s = zip_error_strerror(&e);
+    zip_error_fini(&e);
+    return s;
+}
+
+/// A zip archive opened for reading, from a file or from a memory buffer (not copied: it must
+/// outlive the reader). Every error is an io_error naming the archive and libzip's message.
+class ZipReader {
+public:
+    /// Opens the archive at `path`.
+    explicit ZipReader(const std::string& path) : name_(path) {
+        int code = 0;
+        za_ = zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &code);
+        if (!za_) fail<io_error>(name_, ": cannot open as a zip archive: ", zip_message(code));
+        index();
+    }
+    /// Opens the archive held in `data[0, size)`; `name` is used in messages.
+    ZipReader(const void* data, size_t size, std::string name) : name_(std::move(name)) {
+        zip_error_t err;
+        zip_error_init(&err);
+        zip_source_t* src = zip_source_buffer_create(size ? data : "", size, 0, &err);
+        if (!src) {
+            std::string m = zip_error_strerror(&err);
+            zip_error_fini(&err);
+            fail<io_error>(name_, ": cannot open as a zip archive: ", m);
+        }
+        za_ = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &err);
+        if (!za_) {
+            zip_source_free(src);  // not taken over on failure
+            std::string m = zip_error_strerror(&err);
+            zip_error_fini(&err);
+            fail<io_error>(name_, ": cannot open as a zip archive: ", m);
+        }
+        zip_error_fini(&err);
+        index();
+    }
+    ZipReader(const ZipReader&) = delete;
+    ZipReader& operator=(const ZipReader&) = delete;
+    ~ZipReader() {
+        if (za_) zip_discard(za_);
+    }
+
+    /// The archive's name (its path, or the name given for a buffer).
+    const std::string& name() const { return name_; }
+    /// Entry names in archive order.
+    const std::vector<std::string>& names() const { return names_; }
+    bool contains(const std::string& entry) const { return where_.count(entry) != 0; }
+
+    /// The entry's declared uncompressed size (io_error if there is no such entry).
+    uint64_t size(const std::string& entry) const {
+        zip_stat_t st;
+        zip_stat_init(&st);
+        if (zip_stat_index(za_, locate(entry), 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE))
+            fail<io_error>(name_, ": entry '", entry, "': cannot read its size: ",
+                           zip_strerror(za_));
+        return st.size;
+    }
+
+    /// Reads the entry's data into `dst[0, n)`: exactly n bytes, or an io_error (declared size
+    /// not n, data shorter or longer than n, CRC or inflate error). Never writes past dst + n.
+    void read_into(const std::string& entry, void* dst, uint64_t n) const {
+        const uint64_t declared = size(entry);
+        if (declared != n)
+            fail<io_error>(name_, ": entry '", entry, "' holds ", declared, " bytes, expected ",
+                           n);
+        zip_file_t* f = zip_fopen_index(za_, locate(entry), 0);
+        if (!f) fail<io_error>(name_, ": entry '", entry, "': cannot open: ", zip_strerror(za_));
+        struct Closer {
+            zip_file_t* f;
+            ~Closer() {
+                if (f) zip_fclose(f);
+            }
+        } closer{f};
+        auto* out = static_cast<unsigned char*>(dst);
+        uint64_t done = 0;
+        while (done < n) {
+            // libzip returns at most INT64_MAX per call; 1 GiB chunks keep the count exact.
+            const uint64_t want = std::min<uint64_t>(n - done, uint64_t(1) << 30);
+            const zip_int64_t got = zip_fread(f, out + done, want);
+            if (got < 0)
+                fail<io_error>(name_, ": entry '", entry, "': read failed at byte ", done, ": ",
+                               zip_file_strerror(f));
+            if (got == 0)
+                fail<io_error>(name_, ": entry '", entry, "' is truncated: ", done, " of ", n,
+                               " bytes");
+            done += uint64_t(got);
+        }
+        // The entry must end here: reading past the end also makes libzip check the CRC.
+        unsigned char extra;
+        const zip_int64_t more = zip_fread(f, &extra, 1);
+        if (more < 0)
+            fail<io_error>(name_, ": entry '", entry, "': ", zip_file_strerror(f));
+        if (more > 0)
+            fail<io_error>(name_, ": entry '", entry, "' holds more than its declared ", n,
+                           " bytes");
+        closer.f = nullptr;
+        if (zip_fclose(f) != 0)
+            fail<io_error>(name_, ": entry '", entry, "': error at close (CRC?)");
+    }
+
+    /// Reads a small entry (a header, a pickle) whole; io_error if it declares more than
+    /// `max_bytes`.
+    std::string read(const std::string& entry, uint64_t max_bytes) const {
+        const uint64_t n = size(entry);
+        if (n > max_bytes)
+            fail<io_error>(name_, ": entry '", entry, "' is ", n, " bytes, more than the ",
+                           max_bytes, " accepted");
+        std::string s(size_t(n), '\0');
+        read_into(entry, s.data(), n);
+        return s;
+    }
+
+private:
+    void index() {
+        const zip_int64_t count = zip_get_num_entries(za_, 0);
+        if (count < 0) fail<io_error>(name_, ": cannot list the archive: ", zip_strerror(za_));
+        // The count comes from the central directory that libzip has already read into memory,
+        // so it is bounded by the archive's real size.
+        names_.reserve(size_t(count));
+        for (zip_int64_t i = 0; i < count; ++i) {
+            const char* nm = zip_get_name(za_, zip_uint64_t(i), 0);
+            if (!nm) fail<io_error>(name_, ": entry ", i, " has no name: ", zip_strerror(za_));
+            names_.emplace_back(nm);
+            where_.emplace(names_.back(), zip_uint64_t(i));  // first of duplicate names wins
+        }
+    }
+    zip_uint64_t locate(const std::string& entry) const {
+        auto it = where_.find(entry);
+        if (it == where_.end()) fail<io_error>(name_, ": no entry '", entry, "' in the archive");
+        return it->second;
+    }
+
+    std::string name_;
+    zip_t* za_ = nullptr;
+    std::vector<std::string> names_;
+    std::unordered_map<std::string, zip_uint64_t> where_;
+};
+
+/// A zip archive being written to `path` (created or truncated at close()). Entries are added
+/// in order; nothing is written before close(), and the destructor discards an unclosed archive.
+class ZipWriter {
+public:
+    /// Prepares `path`; io_error if it cannot be created.
+    explicit ZipWriter(const std::string& path) : name_(path) {
+        int code = 0;
+        za_ = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &code);
+        if (!za_) fail<io_error>(name_, ": cannot create: ", zip_message(code));
+    }
+    ZipWriter(const ZipWriter&) = delete;
+    ZipWriter& operator=(const ZipWriter&) = delete;
+    ~ZipWriter() {
+        if (za_) zip_discard(za_);
+    }
+
+    /// Adds an entry whose bytes are NOT copied: `data[0, n)` must stay alive and unchanged
+    /// until close(). `compress`: deflate (default level), else stored.
+    void add(const std::string& entry, const void* data, uint64_t n, bool compress) {
+        zip_source_t* src = zip_source_buffer(za_, n ? data : "", n, 0);
+        if (!src) fail<io_error>(name_, ": entry '", entry, "': ", zip_strerror(za_));
+        const zip_int64_t idx = zip_file_add(za_, entry.c_str(), src, ZIP_FL_ENC_UTF_8);
+        if (idx < 0) {
+            zip_source_free(src);  // not taken over on failure
+            fail<io_error>(name_, ": cannot add entry '", entry, "': ", zip_strerror(za_));
+        }
+        if (zip_set_file_compression(za_, zip_uint64_t(idx),
+                                     compress ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0) != 0)
+            fail<io_error>(name_, ": entry '", entry, "': ", zip_strerror(za_));
+    }
+    /// Adds an entry whose bytes the writer keeps until close().
+    void add_copy(const std::string& entry, std::string bytes, bool compress) {
+        kept_.push_back(std::move(bytes));  // deque: earlier elements never move
+        add(entry, kept_.back().data(), kept_.back().size(), compress);
+    }
+
+    /// Writes the archive; io_error on failure (the archive is then discarded).
+    void close() {
+        if (!za_) fail<io_error>(name_, ": archive already closed");
+        if (zip_close(za_) != 0) {
+            std::string m = zip_strerror(za_);
+            zip_discard(za_);
+            za_ = nullptr;
+            fail<io_error>(name_, ": cannot write: ", m);
+        }
+        za_ = nullptr;
+        kept_.clear();
+    }
+
+private:
+    std::string name_;
+    zip_t* za_ = nullptr;
+    std::deque<std::string> kept_;
+};
+
+}  // namespace detail
+}  // namespace tenet
