@@ -8,6 +8,12 @@ given shape cyclically (element k is values[k % m]), so summarised tensors of ma
 elements need only a few literals. An optional view ("transpose 0 1; narrow 1 1 2")
 is then applied, the same way in Python and in tests/io/test_print.cpp. The expected
 text is repr(tensor) with "torch." replaced by "tenet.".
+
+A case may give print options: a list of keyword sets, passed one after another to
+torch.set_printoptions before the repr (and to tenet::set_printoptions by the test), so
+that later calls show what earlier ones leave in force. Every case starts from and returns to
+the defaults (profile="default", sci_mode=None). A repr that raises (RuntimeError) is written
+as nullptr: the test expects tenet::value_error.
 """
 import math
 import os
@@ -34,8 +40,8 @@ cases = []
 gen = torch.Generator().manual_seed(1234)
 
 
-def case(name, dtype, shape, values, view=""):
-    cases.append((name, dtype, tuple(shape), list(values), view))
+def case(name, dtype, shape, values, view="", opts=()):
+    cases.append((name, dtype, tuple(shape), list(values), view, [dict(o) for o in opts]))
 
 
 def randn(n, scale=1.0):
@@ -188,6 +194,124 @@ case("view summarised transpose", "float32", (100, 30), randn(47), "transpose 0 
 case("view select to 0-d", "float32", (3,), [1.25, 2.5, 3.75], "select 0 2")
 case("view narrow to empty", "int16", (3, 4), list(range(12)), "narrow 1 2 0")
 
+# ---- print options (torch.set_printoptions) -----------------------------------------------
+fr = [1.12345, -2.5, 0.333333, 10.0625]  # fractions: fixed notation
+tiny = [1e-5, 2.5, -0.000123]  # automatic scientific notation
+ints = [1.0, -20.0, 300.0]  # integral floats: int mode
+big_ints = [1e10, 2.0, -3.0]  # integral floats in scientific notation
+r12 = randn(12)
+r24 = randn(24)
+r60 = randn(60)
+
+# precision
+for p in (0, 1, 2, 6, 8, 10):
+    case(f"opt precision {p} fractions", "float32", (4,), fr, opts=[{"precision": p}])
+for p in (0, 2, 8):
+    case(f"opt precision {p} sci auto", "float32", (3,), tiny, opts=[{"precision": p}])
+    case(f"opt precision {p} int mode", "float32", (3,), ints, opts=[{"precision": p}])
+case("opt precision 2 f64 2-D", "float64", (3, 4), r12, opts=[{"precision": 2}])
+case("opt precision 7 f64 thirds", "float64", (3,), [1 / 3, 2 / 3, -1 / 7], opts=[{"precision": 7}])
+case("opt precision 12 f64 0-d", "float64", (), [math.pi], opts=[{"precision": 12}])
+case("opt precision 0 0-d", "float32", (), [2.5], opts=[{"precision": 0}])
+case("opt precision 0 ties", "float64", (4,), [0.5, 1.5, 2.5, -3.5], opts=[{"precision": 0}])
+case("opt precision 1 f16", "float16", (4,), [0.1, 0.2, 1.7, -3.3], opts=[{"precision": 1}])
+case("opt precision 6 bf16", "bfloat16", (3,), [0.1, 1e-3, 7.25], opts=[{"precision": 6}])
+case("opt precision 3 nonfinite", "float32", (4,), [1.5, nan, inf, -inf], opts=[{"precision": 3}])
+case("opt precision 2 summarised", "float32", (40, 40), randn(17), opts=[{"precision": 2}])
+case("opt precision on int64", "int64", (3,), [1, -20, 300], opts=[{"precision": 1}])
+case("opt precision 8 wraps", "float64", (12,), r12, opts=[{"precision": 8}])
+
+# sci_mode, alone and with precision
+case("opt sci on fractions", "float32", (4,), fr, opts=[{"sci_mode": True}])
+case("opt sci on integers", "float32", (3,), ints, opts=[{"sci_mode": True}])
+case("opt sci on zeros", "float32", (3,), [0.0, -0.0, 0.0], opts=[{"sci_mode": True}])
+case("opt sci on nonfinite only", "float32", (3,), [nan, inf, 0.0], opts=[{"sci_mode": True}])
+case("opt sci on with nonfinite", "float32", (4,), [1.5, nan, -inf, 0.0], opts=[{"sci_mode": True}])
+case("opt sci on 0-d", "float64", (), [123.456], opts=[{"sci_mode": True}])
+case("opt sci on f16", "float16", (3,), [0.5, 1.0, 2048.0], opts=[{"sci_mode": True}])
+case("opt sci on 2-D", "float32", (3, 4), r12, opts=[{"sci_mode": True}])
+case("opt sci on precision 2", "float32", (4,), fr, opts=[{"precision": 2, "sci_mode": True}])
+case("opt sci on precision 0", "float32", (4,), fr, opts=[{"precision": 0, "sci_mode": True}])
+case("opt sci on precision 9", "float64", (3,), tiny, opts=[{"precision": 9, "sci_mode": True}])
+case("opt sci on int mode precision 1", "float32", (3,), ints, opts=[{"precision": 1, "sci_mode": True}])
+case("opt sci off tiny", "float32", (3,), tiny, opts=[{"sci_mode": False}])
+case("opt sci off tiny precision 8", "float32", (3,), tiny, opts=[{"precision": 8, "sci_mode": False}])
+case("opt sci off big integers", "float32", (3,), big_ints, opts=[{"sci_mode": False}])
+case("opt sci off huge", "float64", (2,), [1e20, 0.5], opts=[{"sci_mode": False}])
+case("opt sci off ratio", "float32", (2,), [0.001, 2.5], opts=[{"sci_mode": False}])
+case("opt sci off summarised outlier", "float32", (1, 2000), [1.5] * 100 + [1e20] + [2.5] * 99,
+     opts=[{"sci_mode": False}])
+case("opt sci off fractions unchanged", "float32", (4,), fr, opts=[{"sci_mode": False}])
+case("opt sci on wraps", "float64", (10,), r60[:10], opts=[{"sci_mode": True, "linewidth": 50}])
+case("opt sci on int64", "int64", (3,), [1, -20, 300], opts=[{"sci_mode": True}])
+
+# threshold and edgeitems
+case("opt threshold 5 arange", "int64", (10,), list(range(10)), opts=[{"threshold": 5}])
+case("opt threshold 5 at 5", "int64", (5,), list(range(5)), opts=[{"threshold": 5}])
+case("opt threshold 0 small", "float32", (2, 3), [1.5, 2.5, 3.5], opts=[{"threshold": 0}])
+case("opt threshold 0 0-d", "float32", (), [1.5], opts=[{"threshold": 0}])
+case("opt threshold -1 empty", "float32", (0, 2), [], opts=[{"threshold": -1}])
+case("opt threshold 10.5", "float32", (11,), fr, opts=[{"threshold": 10.5}])
+case("opt threshold 11.5", "float32", (11,), fr, opts=[{"threshold": 11.5}])
+case("opt threshold 10 edgeitems 1 1-D", "float32", (20,), r60[:20], opts=[{"threshold": 10, "edgeitems": 1}])
+case("opt threshold 10 edgeitems 1 2-D", "float32", (5, 6), r60[:30], opts=[{"threshold": 10, "edgeitems": 1}])
+case("opt threshold 10 edgeitems 1 3-D", "int32", (3, 4, 5), randint(60, -99, 99),
+     opts=[{"threshold": 10, "edgeitems": 1}])
+case("opt threshold 10 edgeitems 1 4-D", "float64", (3, 3, 3, 3), r24, opts=[{"threshold": 10, "edgeitems": 1}])
+case("opt edgeitems 1 outliers hidden", "float32", (7,), [1e-8, 1.5, 2.5, 3.5, 4.5, 5.5, 1e9],
+     opts=[{"threshold": 3, "edgeitems": 2}])
+case("opt edgeitems 5 summarised", "float32", (2000,), [float(i) for i in range(23)], opts=[{"edgeitems": 5}])
+case("opt edgeitems 2 2-D", "int64", (50, 50), list(range(97)), opts=[{"edgeitems": 2}])
+case("opt edgeitems 100 not cut", "int16", (30, 40), randint(19, -300, 300),
+     opts=[{"edgeitems": 100, "threshold": 10}])
+case("opt edgeitems 2 exactly 2x", "float32", (4, 5), r24[:20], opts=[{"threshold": 1, "edgeitems": 2}])
+case("opt edgeitems 0 1-D", "float32", (8,), fr, opts=[{"threshold": 3, "edgeitems": 0}])
+case("opt edgeitems 0 1-D int", "int32", (5,), [1, 2, 3, 4, 5], opts=[{"threshold": 3, "edgeitems": 0}])
+case("opt edgeitems 0 2-D raises", "float32", (3, 4), r12, opts=[{"threshold": 3, "edgeitems": 0}])
+case("opt edgeitems 0 not summarised", "float32", (3, 4), r12, opts=[{"edgeitems": 0}])
+case("opt threshold 5 bool", "bool", (4, 4), [True, False, False], opts=[{"threshold": 5, "edgeitems": 1}])
+case("opt threshold 7 f16", "float16", (9,), [0.5, 1e-4, 3.0], opts=[{"threshold": 7}])
+case("opt threshold 7 bf16 2-D", "bfloat16", (3, 9), randn(13), opts=[{"threshold": 7}])
+case("opt threshold 2 view", "float32", (4, 6), r24, "transpose 0 1", opts=[{"threshold": 2, "edgeitems": 1}])
+
+# linewidth
+for w in (1, 20, 40, 120):
+    case(f"opt linewidth {w} f32 row", "float32", (12,), r12, opts=[{"linewidth": w}])
+case("opt linewidth 0", "int64", (5,), [1, 22, 333, 4, 5], opts=[{"linewidth": 0}])
+case("opt linewidth -5", "float32", (3,), fr, opts=[{"linewidth": -5}])
+case("opt linewidth 30 2-D", "float64", (3, 8), r24, opts=[{"linewidth": 30}])
+case("opt linewidth 30 3-D", "int32", (2, 2, 9), randint(36, -1000, 1000), opts=[{"linewidth": 30}])
+case("opt linewidth 200 long row", "float32", (30,), r60[:30], opts=[{"linewidth": 200}])
+case("opt linewidth 25 suffix wraps", "int8", (4,), [1, 2, 3, 4], opts=[{"linewidth": 25}])
+case("opt linewidth 35 suffix", "float64", (3,), fr[:3], opts=[{"linewidth": 35}])
+case("opt linewidth 40 summarised", "float32", (3, 1000), randn(29), opts=[{"linewidth": 40}])
+case("opt linewidth 15 bool", "bool", (7,), [True, False], opts=[{"linewidth": 15}])
+case("opt linewidth 10 empty", "int32", (0, 3), [], opts=[{"linewidth": 10}])
+case("opt linewidth 12 0-d f64", "float64", (), [1.5], opts=[{"linewidth": 12}])
+
+# profiles
+case("opt profile short", "float32", (4,), fr, opts=[{"profile": "short"}])
+case("opt profile short summarised", "float32", (50, 50), randn(41), opts=[{"profile": "short"}])
+case("opt profile short 1-D", "int64", (2000,), list(range(29)), opts=[{"profile": "short"}])
+case("opt profile full 1001", "int16", (1001,), randint(37, -9, 9), opts=[{"profile": "full"}])
+case("opt profile full 2-D", "int32", (40, 30), randint(31, -9, 9), opts=[{"profile": "full"}])
+case("opt profile default", "float32", (2000,), [float(i) for i in range(31)], opts=[{"profile": "default"}])
+case("opt profile short precision 5", "float32", (4,), fr, opts=[{"profile": "short", "precision": 5}])
+case("opt profile full threshold 10", "int64", (20,), list(range(20)), opts=[{"profile": "full", "threshold": 10}])
+case("opt profile short sci", "float32", (4,), fr, opts=[{"profile": "short", "sci_mode": True}])
+case("opt profile short linewidth 30", "float64", (40, 40), randn(23), opts=[{"profile": "short", "linewidth": 30}])
+
+# successive calls: unset fields stay, sci_mode returns to automatic, a profile resets the four
+case("opt seq precision stays", "float32", (12,), r12, opts=[{"precision": 2}, {"linewidth": 30}])
+case("opt seq sci resets", "float32", (4,), fr, opts=[{"sci_mode": True}, {"precision": 3}])
+case("opt seq sci kept when passed", "float32", (4,), fr, opts=[{"sci_mode": True}, {"precision": 3, "sci_mode": True}])
+case("opt seq profile default resets", "float32", (2000,), [float(i) * 0.5 for i in range(19)],
+     opts=[{"precision": 1, "threshold": 10, "edgeitems": 1, "linewidth": 20, "sci_mode": True}, {"profile": "default"}])
+case("opt seq full then threshold", "int64", (30,), list(range(30)), opts=[{"profile": "full"}, {"threshold": 10}])
+case("opt seq short then default precision", "float32", (2000,), randn(7),
+     opts=[{"profile": "short"}, {"precision": 4}])
+case("opt seq sci off then empty call", "float32", (3,), tiny, opts=[{"sci_mode": False}, {}])
+
 
 def apply_view(t, view):
     for op in filter(None, (s.strip() for s in view.split(";"))):
@@ -226,6 +350,43 @@ def int_literal(x):
     return str(int(x))
 
 
+def options_literal(opts):
+    """The list of set_printoptions calls as C++ PrintOptions initialisers, fields in declaration order."""
+    order = ["precision", "threshold", "edgeitems", "linewidth", "profile", "sci_mode"]
+    items = []
+    for o in opts:
+        fields = []
+        for k in order:
+            if k not in o:
+                continue
+            v = o[k]
+            if k == "profile":
+                lit = c_string(v)
+            elif k == "sci_mode":
+                lit = "true" if v else "false"
+            elif k == "threshold":
+                lit = float_literal(float(v))
+            else:
+                lit = str(int(v))
+            fields.append(f".{k} = {lit}")
+        assert set(o) <= set(order), o
+        items.append("tenet::PrintOptions{" + ", ".join(fields) + "}")
+    return "{" + ", ".join(items) + "}"
+
+
+def printed(t, opts):
+    """repr(t) after the given set_printoptions calls (None if it raises); back to the defaults after."""
+    torch.set_printoptions(profile="default")
+    try:
+        for o in opts:
+            torch.set_printoptions(**o)
+        return repr(t).replace("torch.", "tenet.")
+    except RuntimeError:
+        return None
+    finally:
+        torch.set_printoptions(profile="default")
+
+
 def c_string(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
@@ -233,7 +394,7 @@ def c_string(s):
 def main():
     arrays = []
     rows = []
-    for k, (name, dtype, shape, values, view) in enumerate(cases):
+    for k, (name, dtype, shape, values, view, opts) in enumerate(cases):
         dt = DTYPES[dtype]
         data = torch.tensor(values, dtype=dt) if values else torch.empty(0, dtype=dt)
         n = math.prod(shape)
@@ -244,7 +405,7 @@ def main():
             full = data[torch.arange(n) % data.numel()].reshape(shape)
             stored = data.tolist()
         t = apply_view(full, view)
-        expected = repr(t).replace("torch.", "tenet.")
+        expected = printed(t, opts)
         if dt.is_floating_point:
             lits = [float_literal(x) for x in stored]
             kind = "double"
@@ -259,11 +420,12 @@ def main():
         iptr = arr if kind == "int64_t" else "nullptr"
         rows.append(
             f"    {{{c_string(name)}, {c_string(dtype)}, {shape_lit}, {fptr}, {iptr}, {len(lits)}, "
-            f"{c_string(view)},\n     {c_string(expected)}}},"
+            f"{c_string(view)}, {options_literal(opts)},\n     {c_string(expected) if expected is not None else 'nullptr'}}},"
         )
     with open(OUT, "w") as f:
         f.write("// Generated by tests/golden/gen_print.py from PyTorch " + torch.__version__ + "; do not edit.\n")
-        f.write("// Included by tests/io/test_print.cpp, which defines PrintCase, NAN_V, INF_V and INT64_MIN_V.\n\n")
+        f.write("// Included by tests/io/test_print.cpp, which defines PrintCase, NAN_V, INF_V and INT64_MIN_V.\n")
+        f.write("// Each case: name, dtype, shape, values, count, view, set_printoptions calls, repr (nullptr: raises).\n\n")
         for a in arrays:
             f.write(a + "\n")
         f.write("\nstatic const PrintCase print_cases[] = {\n")
