@@ -1,0 +1,452 @@
+// .npy and .npz files (io/npy.hpp, io/npz.hpp) against real NumPy: the files in data/npy/ and
+// their manifest are written by tests/golden/gen_npy.py; the [python-check] case writes files
+// that tests/files/check_npy.py reads back with NumPy.
+#include <catch2/catch.hpp>
+#include <tenet/tenet.hpp>
+#include <tenet/io/npy.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "golden_data.hpp"
+
+using namespace tenet;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    REQUIRE(f);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+void spit(const fs::path& p, const std::string& bytes) {
+    std::ofstream f(p, std::ios::binary);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    REQUIRE(f);
+}
+
+/// A fresh directory under the system's temporary directory.
+fs::path temp_dir(const std::string& tag) {
+    const fs::path d = fs::temp_directory_path() / ("tenet_npy_" + tag + "_" + std::to_string(::getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+fs::path data_file(const std::string& name) { return golden::golden_path(__FILE__, ("data/npy/" + name).c_str()); }
+
+/// The expected tensor of a manifest line: `dtype ndim size... numel value...` (values as text).
+struct Expected {
+    std::string dtype;
+    IntArray sizes;
+    std::vector<std::string> values;
+};
+
+Expected read_expected(std::istringstream& in) {
+    Expected e;
+    int64_t nd = 0, n = 0;
+    in >> e.dtype >> nd;
+    e.sizes.resize(static_cast<size_t>(nd));
+    for (auto& s : e.sizes) in >> s;
+    in >> n;
+    e.values.resize(static_cast<size_t>(n));
+    for (auto& v : e.values) in >> v;
+    REQUIRE(in);
+    return e;
+}
+
+/// Checks dtype, shape and every value (floats bit-exactly, -0.0 included; integers as int64).
+void check_values(const TensorBase& t, const Expected& e) {
+    REQUIRE(std::string(t.dtype().name()) == e.dtype);
+    REQUIRE(t.sizes() == e.sizes);
+    visit_dtype(t.dtype(), [&]<class U>(dtype_t<U>) {
+        const std::vector<U> got = t.as<U>().to_vector();  // row-major, whatever the strides
+        REQUIRE(got.size() == e.values.size());
+        for (size_t i = 0; i < got.size(); ++i) {
+            INFO("element " << i << " expected " << e.values[i]);
+            if constexpr (std::is_same_v<U, float> || std::is_same_v<U, double> || std::is_same_v<U, Half>) {
+                const double want = std::strtod(e.values[i].c_str(), nullptr);
+                const double have = convert<double>(got[i]);
+                CHECK(have == want);
+                CHECK(std::signbit(have) == std::signbit(want));
+            } else {
+                CHECK(convert<int64_t>(got[i]) == std::strtoll(e.values[i].c_str(), nullptr, 10));
+            }
+        }
+    });
+}
+
+/// Column-major strides of `sizes` (what a Fortran-order file loads as).
+IntArray fortran_strides(const IntArray& sizes) {
+    IntArray st(sizes.size());
+    int64_t s = 1;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        st[i] = s;
+        s *= std::max<int64_t>(sizes[i], 1);
+    }
+    return st;
+}
+
+template <class Error>
+std::string message_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    FAIL("no exception was thrown");
+    return {};
+}
+
+/// A .npy file's bytes from a header dict and data bytes, padded as NumPy pads (version 1.0).
+std::string npy_bytes(const std::string& dict, const std::string& data, int major = 1) {
+    std::string h = dict;
+    const size_t len_bytes = major == 1 ? 2 : 4;
+    while ((6 + 2 + len_bytes + h.size() + 1) % 64) h += ' ';
+    h += '\n';
+    std::string out("\x93NUMPY", 6);
+    out += static_cast<char>(major);
+    out += '\0';
+    for (size_t k = 0; k < len_bytes; ++k) out += static_cast<char>((h.size() >> (8 * k)) & 0xff);
+    return out + h + data;
+}
+
+std::string f4_bytes(std::initializer_list<float> v) {
+    std::string s(v.size() * 4, '\0');
+    std::memcpy(s.data(), v.begin(), s.size());
+    return s;
+}
+
+/// The python-check rule (also in check_npy.py): element i of a base tensor of n elements is
+/// bool: i % 2 == 1; uint8: i; other integers: i - 3; floats: (i - 3) * 0.5.
+TensorBase base_tensor(DType dtype, const IntArray& sizes) {
+    return visit_dtype(dtype, [&]<class U>(dtype_t<U>) -> TensorBase {
+        Tensor<U> t = empty<U>(sizes);
+        U* p = t.data_ptr();
+        for (int64_t i = 0; i < t.numel(); ++i) {
+            if constexpr (std::is_same_v<U, bool>) p[i] = i % 2 == 1;
+            else if constexpr (std::is_same_v<U, uint8_t>) p[i] = static_cast<uint8_t>(i);
+            else if constexpr (std::is_integral_v<U>) p[i] = static_cast<U>(i - 3);
+            else p[i] = convert<U>((static_cast<double>(i) - 3) * 0.5);
+        }
+        return t;
+    });
+}
+
+const std::vector<DType> kNumpyDtypes = {kBool,  kUInt8,   kInt8,    kInt16,  kInt32,
+                                         kInt64, kFloat16, kFloat32, kFloat64};
+
+bool same_values(const TensorBase& a, const TensorBase& b) {
+    if (a.dtype() != b.dtype() || a.sizes() != b.sizes()) return false;
+    return visit_dtype(a.dtype(), [&]<class U>(dtype_t<U>) {
+        const auto x = a.as<U>().to_vector(), y = b.as<U>().to_vector();
+        for (size_t i = 0; i < x.size(); ++i) {
+            const double u = convert<double>(x[i]), v = convert<double>(y[i]);
+            if (u != v || std::signbit(u) != std::signbit(v)) return false;
+        }
+        return true;
+    });
+}
+
+}  // namespace
+
+// ---- .npy files that NumPy wrote -------------------------------------------------------------
+
+TEST_CASE("load_npy reads NumPy's files: every dtype, C and Fortran order, big-endian, versions 2.0 and 3.0, "
+          "0-d and empty",
+          "[files][npy]") {
+    std::ifstream manifest(data_file("manifest.txt"));
+    REQUIRE(manifest);
+    int files = 0;
+    for (std::string line; std::getline(manifest, line);) {
+        std::istringstream in(line);
+        std::string kind, name, order;
+        in >> kind;
+        if (kind != "npy") continue;
+        in >> name >> order;
+        const Expected e = read_expected(in);
+        for (bool mmap : {false, true}) {
+            INFO(name << (mmap ? " (mmap)" : ""));
+            const TensorBase t = load_npy(data_file(name).string(), mmap);
+            check_values(t, e);
+            CHECK(t.is_cpu());
+            CHECK(t.storage_offset() == 0);
+            CHECK(t.strides() == (order == "F" ? fortran_strides(e.sizes) : detail::contiguous_strides(e.sizes)));
+            const bool big_endian = name.rfind("be_", 0) == 0;
+            // Mapped when asked, except big-endian data (swapped in a copy) and empty data.
+            CHECK(t.impl().storage->is_external() == (mmap && !big_endian && t.numel() > 0));
+        }
+        ++files;
+    }
+    CHECK(files == 25);
+}
+
+TEST_CASE("load_npy<T> checks the dtype; converting is load_npy(path).to<T>()", "[files][npy]") {
+    const std::string path = data_file("f8_2x3.npy").string();
+    const Tensor<double> d = load_npy<double>(path);
+    CHECK(d.sizes() == IntArray{2, 3});
+    const std::string msg = message_of<dtype_error>([&] { (void)load_npy<float>(path); });
+    CHECK_THAT(msg, Catch::Contains("f8_2x3.npy") && Catch::Contains("tenet.float64") &&
+                        Catch::Contains("tenet.float32") && Catch::Contains(".to<T>()"));
+    const Tensor<float> f = load_npy(path).to<float>();
+    CHECK(f.to_vector() == std::vector<float>{-2.25f, -0.0f, -1.25f, -0.75f, -0.25f, 0.25f});
+}
+
+TEST_CASE("load_npy of a Fortran-order file shares one buffer in column-major order (no copy)", "[files][npy]") {
+    for (bool mmap : {false, true}) {
+        const auto t = load_npy<float>(data_file("f4_F_3x4.npy").string(), mmap);
+        CHECK(t.strides() == IntArray{1, 3});
+        CHECK(!t.is_contiguous());
+        CHECK(t.t().is_contiguous());  // the transpose is the file's buffer in row-major order
+        CHECK(t.impl().storage->nbytes() == 12 * sizeof(float));
+    }
+}
+
+// ---- Writing ---------------------------------------------------------------------------------
+
+TEST_CASE("save_npy writes exactly NumPy's bytes (header, padding to 64, data)", "[files][npy]") {
+    const fs::path dir = temp_dir("same");
+    struct Case {
+        const char* name;
+        TensorBase t;
+    };
+    const std::vector<Case> cases = {
+        {"same_f4_2x3", arange(6, kFloat32).reshape({2, 3})},
+        {"same_i8_4", arange(4, kInt64)},
+        {"same_f8_0d", full<double>({}, 2.5)},
+        {"same_u1_0", empty<uint8_t>({0})},
+        {"same_f4_F_2x3", arange(6, kFloat32).reshape({3, 2}).t()},
+        {"same_b1_5", base_tensor(kBool, {5})  /* i % 2 == 1 */},
+        {"same_f2_2x2x2", arange(8, kFloat16).reshape({2, 2, 2})},
+        {"same_i2_1x1x3", arange(3, kInt16).reshape({1, 1, 3})},
+    };
+    for (const auto& c : cases) {
+        INFO(c.name);
+        const fs::path mine = dir / (std::string(c.name) + ".npy");
+        save_npy(mine.string(), c.t);
+        CHECK(slurp(mine) == slurp(data_file(std::string(c.name) + ".npy")));
+    }
+    fs::remove_all(dir);
+}
+
+TEST_CASE("save_npy then load_npy round-trips every NumPy dtype, contiguous, transposed and sliced",
+          "[files][npy]") {
+    const fs::path dir = temp_dir("roundtrip");
+    for (DType d : kNumpyDtypes) {
+        INFO(d);
+        const TensorBase base = base_tensor(d, {3, 4});
+        const TensorBase views[] = {
+            base,
+            visit_dtype(d, [&]<class U>(dtype_t<U>) -> TensorBase { return base.as<U>().t(); }),
+            visit_dtype(d, [&]<class U>(dtype_t<U>) -> TensorBase { return base.as<U>().slice(1, 0, 4, 2); }),
+            visit_dtype(d, [&]<class U>(dtype_t<U>) -> TensorBase { return base.as<U>().reshape({12})[5]; }),
+            base_tensor(d, {0, 3}),
+        };
+        for (const TensorBase& v : views) {
+            INFO("sizes " << v.sizes() << " strides " << v.strides());
+            const std::string path = (dir / "x.npy").string();
+            save_npy(path, v);
+            const std::string bytes = slurp(path);
+            CHECK(bytes.size() % 64 == std::size_t(v.nbytes()) % 64);  // data starts at a multiple of 64
+            const bool fortran = !v.is_contiguous() && detail::npy::is_fortran_contiguous(v);
+            CHECK((bytes.find("'fortran_order': True") != std::string::npos) == fortran);
+            for (bool mmap : {false, true}) {
+                const TensorBase back = load_npy(path, mmap);
+                CHECK(same_values(back, v));
+                if (fortran) CHECK(back.strides() == v.strides());
+            }
+        }
+    }
+    fs::remove_all(dir);
+}
+
+TEST_CASE("save_npy refuses bfloat16 (NumPy has no such dtype) and suggests to<float>()", "[files][npy]") {
+    const fs::path dir = temp_dir("bf16");
+    const std::string path = (dir / "b.npy").string();
+    const std::string msg = message_of<dtype_error>([&] { save_npy(path, ones<BFloat16>({2})); });
+    CHECK_THAT(msg, Catch::Contains("bfloat16") && Catch::Contains("to<float>()"));
+    CHECK(!fs::exists(path));  // refused before the file is created
+    save_npy(path, ones<BFloat16>({2}).to<float>());
+    CHECK(load_npy<float>(path).to_vector() == std::vector<float>{1, 1});
+    fs::remove_all(dir);
+}
+
+TEST_CASE("save_npy writes a 2.0 header when the header does not fit 65535 bytes, as NumPy", "[files][npy]") {
+    // 30000 dims of size 1: the shape's text alone is 90,000 bytes.
+    const fs::path dir = temp_dir("v2");
+    const std::string path = (dir / "many_dims.npy").string();
+    const IntArray sizes(size_t{30000}, 1);
+    save_npy(path, full<float>(sizes, 1.5f));
+    const std::string bytes = slurp(path);
+    CHECK(bytes[6] == 2);
+    CHECK(bytes[7] == 0);
+    const uint32_t hlen = uint8_t(bytes[8]) | uint8_t(bytes[9]) << 8 | uint8_t(bytes[10]) << 16 |
+                          uint32_t(uint8_t(bytes[11])) << 24;
+    CHECK((12 + hlen) % 64 == 0);
+    CHECK(bytes.size() == 12 + hlen + 4);
+    const auto back = load_npy<float>(path);
+    CHECK(back.sizes() == sizes);
+    CHECK(back.item() == 1.5f);
+    fs::remove_all(dir);
+}
+
+// ---- mmap ------------------------------------------------------------------------------------
+
+TEST_CASE("load_npy(path, true) maps the file copy-on-write: writes never reach the file", "[files][npy]") {
+    const fs::path dir = temp_dir("mmap");
+    const std::string path = (dir / "m.npy").string();
+    save_npy(path, arange(10, kFloat64));
+    const std::string before = slurp(path);
+    Tensor<double> view;
+    {
+        auto t = load_npy<double>(path, true);
+        CHECK(t.impl().storage->is_external());
+        t.fill_(-1.0);
+        CHECK(t[3].item() == -1.0);
+        view = t.slice(0, 2, 5);  // keeps the mapping alive after t goes
+    }
+    CHECK(view.to_vector() == std::vector<double>{-1, -1, -1});
+    CHECK(slurp(path) == before);
+    CHECK(load_npy<double>(path, true)[3].item() == 3.0);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("load_npy normalises bool bytes other than 0 and 1 to true, mapped or not", "[files][npy]") {
+    const fs::path dir = temp_dir("bool");
+    const std::string path = (dir / "b.npy").string();
+    spit(path, npy_bytes("{'descr': '|b1', 'fortran_order': False, 'shape': (4,), }", std::string("\0\1\2\xff", 4)));
+    for (bool mmap : {false, true})
+        CHECK(load_npy<bool>(path, mmap).to_vector() == std::vector<bool>{false, true, true, true});
+    fs::remove_all(dir);
+}
+
+// ---- Headers ---------------------------------------------------------------------------------
+
+TEST_CASE("The header parser takes the keys in any order, any spacing, quotes, trailing commas", "[files][npy]") {
+    const std::string data = f4_bytes({1, 2, 3, 4, 5, 6});
+    for (const char* dict : {
+             "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
+             "{'shape': (2, 3), 'fortran_order': False, 'descr': '<f4'}",
+             "{ \"fortran_order\" :False,'shape':(2,3,),\"descr\":\"<f4\" , }",
+             "{'descr':'f4','fortran_order':False,'shape':(2L, 3L)}",
+             "\t{'descr': '=f4',\n 'fortran_order': False, 'shape': (2, 3)}  ",
+         }) {
+        INFO(dict);
+        const TensorBase t = detail::parse_npy(npy_bytes(dict, data).data(), npy_bytes(dict, data).size(), "mem");
+        CHECK(t.as<float>().to_vector() == std::vector<float>{1, 2, 3, 4, 5, 6});
+        CHECK(t.sizes() == IntArray{2, 3});
+    }
+    // Fortran order with the other key spellings; a 1-element and a 0-d shape.
+    const auto f = detail::parse_npy(npy_bytes("{'fortran_order': True, 'descr': '<f4', 'shape': (2, 3)}", data).data(),
+                                     npy_bytes("{'fortran_order': True, 'descr': '<f4', 'shape': (2, 3)}", data).size(),
+                                     "mem");
+    CHECK(f.as<float>().to_vector() == std::vector<float>{1, 3, 5, 2, 4, 6});
+    const std::string one = npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (1,)}", f4_bytes({7}));
+    CHECK(detail::parse_npy(one.data(), one.size(), "mem").sizes() == IntArray{1});
+    const std::string zero_d = npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': ()}", f4_bytes({7}));
+    CHECK(detail::parse_npy(zero_d.data(), zero_d.size(), "mem").as<float>().item() == 7.0f);
+}
+
+TEST_CASE("Hostile or malformed .npy input is an io_error naming the file and the fault", "[files][npy]") {
+    const std::string data = f4_bytes({1, 2, 3, 4, 5, 6});
+    const auto parse = [](const std::string& bytes) { (void)detail::parse_npy(bytes.data(), bytes.size(), "in.npy"); };
+    const auto header_error = [&](const std::string& dict, const char* expected) {
+        INFO(dict);
+        const std::string msg = message_of<io_error>([&] { parse(npy_bytes(dict, data)); });
+        CHECK_THAT(msg, Catch::Contains("load_npy: in.npy") && Catch::Contains(expected));
+        return msg;
+    };
+    // The header text is quoted in the message.
+    CHECK_THAT(header_error("{'descr': '|V2', 'fortran_order': False, 'shape': (2,)}", "descr '|V2'"),
+               Catch::Contains("\"{'descr': '|V2'"));
+    header_error("{'descr': '|O', 'fortran_order': False, 'shape': (2,)}", "descr '|O'");
+    header_error("{'descr': '<u4', 'fortran_order': False, 'shape': (2,)}", "descr '<u4'");
+    header_error("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,)}", "structured");
+    header_error("{'descr': '<f4', 'fortran_order': False, 'shape': (-1, 3)}", "negative dimension");
+    header_error("{'descr': '<f4', 'fortran_order': False, 'shape': (6)}", "trailing comma");
+    header_error("{'descr': '<f4', 'fortran_order': 0, 'shape': (6,)}", "True or False");
+    header_error("{'descr': '<f4', 'fortran_order': Falsey, 'shape': (6,)}", "True or False");
+    header_error("{'descr': '<f4', 'shape': (6,)}", "keys");
+    header_error("{'descr': '<f4', 'fortran_order': False, 'shape': (6,), 'extra': 1}", "unexpected key 'extra'");
+    header_error("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (6,)}", "twice");
+    header_error("{'descr': '<f4', 'fortran_order': False, 'shape': (6,)} x", "after the closing");
+    header_error("{'descr': '<f4', 'fortran_order': False 'shape': (6,)}", "expected ','");
+    header_error("{'descr': '<f4, 'fortran_order': False, 'shape': (6,)}", "descr '<f4, '");
+    header_error("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,)}", "int64");
+    header_error("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296)}", "overflows");
+    header_error("{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776,)}", "8796093022208 bytes");
+    // A shape that claims more elements than the bytes present: both counts are named.
+    header_error("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4)}", "needs 32 bytes of data but 24");
+    // Bad magic, unknown versions, truncated prefixes and headers.
+    const std::string good = npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3)}", data);
+    CHECK_THAT(message_of<io_error>([&] { parse("PK\3\4 not numpy"); }), Catch::Contains("magic"));
+    CHECK_THAT(message_of<io_error>([&] { parse(""); }), Catch::Contains("magic"));
+    std::string v4 = good;
+    v4[6] = 4;
+    CHECK_THAT(message_of<io_error>([&] { parse(v4); }), Catch::Contains("version 4.0"));
+    std::string v11 = good;
+    v11[7] = 1;
+    CHECK_THAT(message_of<io_error>([&] { parse(v11); }), Catch::Contains("version 1.1"));
+    CHECK_THAT(message_of<io_error>([&] { parse(good.substr(0, 9)); }), Catch::Contains("truncated"));
+    CHECK_THAT(message_of<io_error>([&] { parse(good.substr(0, 40)); }), Catch::Contains("truncated"));
+    CHECK_THAT(message_of<io_error>([&] { parse(good.substr(0, good.size() - 1)); }),
+               Catch::Contains("needs 24 bytes of data but 23"));
+    std::string huge_len = good;  // a 2.0 header length of 4 GiB in a short file
+    huge_len[6] = 2;
+    huge_len[8] = huge_len[9] = huge_len[10] = huge_len[11] = '\xff';
+    CHECK_THAT(message_of<io_error>([&] { parse(huge_len); }), Catch::Contains("4294967295"));
+    // Files: a missing file, and a lying shape read from disk.
+    CHECK_THAT(message_of<io_error>([&] { (void)load_npy("/nonexistent/x.npy"); }),
+               Catch::Contains("/nonexistent/x.npy"));
+    const fs::path dir = temp_dir("hostile");
+    const std::string path = (dir / "lies.npy").string();
+    spit(path, npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (1024, 1024, 1024)}", data));
+    for (bool mmap : {false, true})
+        CHECK_THAT(message_of<io_error>([&] { (void)load_npy(path, mmap); }),
+                   Catch::Contains("lies.npy") && Catch::Contains("needs 4294967296 bytes of data but 24"));
+    fs::remove_all(dir);
+}
+
+// ---- The reverse direction: NumPy reads what tenet wrote -------------------------------------
+
+// Writes, for each NumPy dtype D (its descr code: b1 u1 i1 i2 i4 i8 f2 f4 f8), files whose values
+// check_npy.py recomputes from the rule in base_tensor (element i of an n-element base):
+//   D__c_2x3.npy     base(6).reshape(2, 3)
+//   D__t_3x2.npy     base(6).reshape(2, 3).T          (written in Fortran order, no copy)
+//   D__s_3x2.npy     base(12).reshape(3, 4)[:, ::2]   (a strided view: written in C order)
+//   D__0d.npy        base(4)[3] (0-d)
+//   D__empty_0x3.npy base(0).reshape(0, 3)
+// Into $TENET_PYTHON_CHECK_DIR when set; else into a temporary directory, read back with tenet.
+TEST_CASE("[python-check] tenet writes .npy files that NumPy reads back identically", "[files][npy][python-check]") {
+    const char* env = std::getenv("TENET_PYTHON_CHECK_DIR");
+    const fs::path dir = env ? fs::path(env) : temp_dir("pycheck");
+    fs::create_directories(dir);
+    const char* codes[] = {"b1", "u1", "i1", "i2", "i4", "i8", "f2", "f4", "f8"};
+    for (size_t k = 0; k < kNumpyDtypes.size(); ++k) {
+        const DType d = kNumpyDtypes[k];
+        visit_dtype(d, [&]<class U>(dtype_t<U>) {
+            const std::string c = codes[k];
+            const auto b6 = base_tensor(d, {2, 3}).as<U>(), b12 = base_tensor(d, {3, 4}).as<U>();
+            const std::vector<std::pair<std::string, Tensor<U>>> files = {
+                {c + "__c_2x3.npy", b6},
+                {c + "__t_3x2.npy", b6.t()},
+                {c + "__s_3x2.npy", b12.slice(1, 0, 4, 2)},
+                {c + "__0d.npy", base_tensor(d, {4}).as<U>()[3]},
+                {c + "__empty_0x3.npy", base_tensor(d, {0, 3}).as<U>()},
+            };
+            for (const auto& [name, t] : files) {
+                INFO(name);
+                save_npy((dir / name).string(), t);
+                if (!env) CHECK(same_values(load_npy((dir / name).string()), t));
+            }
+        });
+    }
+    if (!env) fs::remove_all(dir);
+}

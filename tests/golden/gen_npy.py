@@ -1,0 +1,147 @@
+#!/usr/bin/python3
+"""Writes tests/files/data/npy/: .npy and .npz files written by real NumPy, and a manifest.
+
+tests/files/test_npy.cpp loads every file with tenet and compares it with the manifest, whose
+lines (written here from the arrays NumPy saved, not from tenet) are
+
+    npy FILE ORDER TENSOR          ORDER: C or F (the order the file stores: F loads column-major)
+    npz FILE ENTRY TENSOR          ENTRY: the name np.load(FILE) gives the array
+    same FILE                      FILE: np.save's bytes for an array that the test builds with
+                                   tenet from the rule below and saves; the bytes must be equal
+
+where TENSOR is `dtype ndim size... numel value...` (values in C order, floats as hex), the
+format of tests/golden_data.hpp's parse_tensor. The "same" arrays, by name (x = arange(n) of the
+dtype, n the element count):
+    same_f4_2x3      x.reshape(2, 3), float32
+    same_i8_4        x, int64, shape (4,)
+    same_f8_0d       the 0-d float64 array 2.5
+    same_u1_0        an empty uint8 array of shape (0,)
+    same_f4_F_2x3    arange(6).reshape(3, 2).T, float32 (Fortran order)
+    same_b1_5        x % 2 == 1, bool, shape (5,)
+    same_f2_2x2x2    x.reshape(2, 2, 2), float16
+    same_i2_1x1x3    x.reshape(1, 1, 3), int16
+
+Run: cd tests/golden && /usr/bin/python3 gen_npy.py
+"""
+import pathlib
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).resolve().parent
+OUT = HERE.parent / "files" / "data" / "npy"
+CORPUS = HERE.parent / "fuzz" / "corpus"
+
+NAMES = {"b1": "bool", "u1": "uint8", "i1": "int8", "i2": "int16", "i4": "int32", "i8": "int64",
+         "f2": "float16", "f4": "float32", "f8": "float64"}
+
+
+def tensor_text(a):
+    code = a.dtype.str[1:]
+    flat = np.ascontiguousarray(a).reshape(-1)
+    if a.dtype.kind == "f":
+        vals = [float(v).hex() for v in flat]
+    else:
+        vals = [str(int(v)) for v in flat]
+    return " ".join([NAMES[code], str(a.ndim)] + [str(s) for s in a.shape] + [str(a.size)] + vals)
+
+
+def values(code, shape):
+    """Distinct, exactly representable values of each dtype (negatives where signed, and
+    integers that need every byte)."""
+    n = int(np.prod(shape))
+    x = np.arange(n, dtype=np.int64)
+    if code == "b1":
+        v = x % 3 == 0
+    elif code == "u1":
+        v = (x * 37 + 200) % 256
+    elif code.startswith("i"):
+        big = {"i1": 127, "i2": 32000, "i4": 2_000_000_000, "i8": 9_000_000_000_000_000_000}[code]
+        v = x * 3 - n
+        if n > 1:
+            v[0], v[-1] = -big, big
+    else:
+        v = x * 0.5 - 2.25
+        if n > 2:
+            v[1] = -0.0
+    dtype = code if code in ("b1", "u1", "i1") else "<" + code
+    return v.astype(dtype).reshape(shape)
+
+
+def main():
+    OUT.mkdir(parents=True, exist_ok=True)
+    for f in OUT.iterdir():
+        f.unlink()
+    lines = []
+
+    def npy(name, a, order, **kw):
+        path = OUT / name
+        version = kw.pop("version", None)
+        with open(path, "wb") as f:
+            np.lib.format.write_array(f, a, version=version, allow_pickle=False)
+        back = np.load(path)
+        assert back.dtype == a.dtype and back.shape == a.shape and np.array_equal(back, a, equal_nan=True)
+        assert (order == "F") == (back.flags.f_contiguous and not back.flags.c_contiguous)
+        lines.append(f"npy {name} {order} {tensor_text(a)}")
+
+    # Every dtype, C order, little-endian (as np.save writes on this host).
+    for code in NAMES:
+        npy(f"{code}_2x3.npy", values(code, (2, 3)), "C")
+    # Fortran order.
+    npy("f4_F_3x4.npy", np.asfortranarray(values("f4", (3, 4))), "F")
+    npy("i2_F_2x3x4.npy", np.asfortranarray(values("i2", (2, 3, 4))), "F")
+    npy("b1_F_2x3.npy", np.asfortranarray(values("b1", (2, 3))), "F")
+    # Big-endian.
+    for code in ("i2", "i4", "i8", "f2", "f4", "f8"):
+        npy(f"be_{code}_5.npy", values(code, (5,)).astype(">" + code), "C")
+    npy("be_f8_F_2x3.npy", np.asfortranarray(values("f8", (2, 3)).astype(">f8")), "F")
+    # Header versions 2.0 and 3.0.
+    npy("v2_f4_2x2.npy", values("f4", (2, 2)), "C", version=(2, 0))
+    npy("v3_i8_3.npy", values("i8", (3,)), "C", version=(3, 0))
+    # 0-d and empty arrays.
+    npy("f8_0d.npy", np.array(3.5, dtype="<f8"), "C")
+    npy("i4_0d.npy", np.array(-7, dtype="<i4"), "C")
+    npy("f4_0x3.npy", np.zeros((0, 3), dtype="<f4"), "C")
+    npy("i8_2x0x3.npy", np.zeros((2, 0, 3), dtype="<i8"), "C")
+
+    # .npz: named entries, default names, compressed.
+    a, b, c = values("f4", (2, 3)), values("i8", (4,)), values("b1", (3, 2))
+    np.savez(OUT / "named.npz", alpha=a, beta=b, gamma=c)
+    np.savez(OUT / "default_names.npz", a, b)
+    np.savez_compressed(OUT / "compressed.npz", x=values("f8", (5, 4)), y=np.asfortranarray(values("i2", (3, 4))),
+                        empty=np.zeros((0,), dtype="<f4"), scalar=np.array(1.25, dtype="<f2"))
+    for name in ("named.npz", "default_names.npz", "compressed.npz"):
+        with np.load(OUT / name) as z:
+            for key in z.files:
+                lines.append(f"npz {name} {key} {tensor_text(z[key])}")
+
+    # Arrays the test also builds with tenet: np.save's exact bytes.
+    same = {
+        "same_f4_2x3": np.arange(6, dtype="<f4").reshape(2, 3),
+        "same_i8_4": np.arange(4, dtype="<i8"),
+        "same_f8_0d": np.array(2.5, dtype="<f8"),
+        "same_u1_0": np.zeros((0,), dtype="u1"),
+        "same_f4_F_2x3": np.arange(6, dtype="<f4").reshape(3, 2).T,
+        "same_b1_5": np.arange(5) % 2 == 1,
+        "same_f2_2x2x2": np.arange(8, dtype="<f2").reshape(2, 2, 2),
+        "same_i2_1x1x3": np.arange(3, dtype="<i2").reshape(1, 1, 3),
+    }
+    for name, arr in same.items():
+        np.save(OUT / f"{name}.npy", arr)
+        lines.append(f"same {name}.npy")
+
+    (OUT / "manifest.txt").write_text(
+        "# Written by tests/golden/gen_npy.py from the arrays NumPy saved; see its docstring.\n"
+        + "\n".join(lines) + "\n")
+
+    # Valid seeds for the fuzzers (tests/fuzz/corpus/); the invalid seeds are made by hand there.
+    (CORPUS / "npy").mkdir(parents=True, exist_ok=True)
+    (CORPUS / "npz").mkdir(parents=True, exist_ok=True)
+    for name in ("f4_2x3.npy", "b1_F_2x3.npy", "be_f8_F_2x3.npy", "v2_f4_2x2.npy", "v3_i8_3.npy", "f8_0d.npy",
+                 "i8_2x0x3.npy"):
+        (CORPUS / "npy" / f"valid_{name}").write_bytes((OUT / name).read_bytes())
+    for name in ("named.npz", "default_names.npz", "compressed.npz"):
+        (CORPUS / "npz" / f"valid_{name}").write_bytes((OUT / name).read_bytes())
+
+
+if __name__ == "__main__":
+    main()
