@@ -4,11 +4,13 @@
 #include <catch2/catch.hpp>
 #include <tenet/tenet.hpp>
 #include <tenet/io/npy.hpp>
+#include <tenet/io/npz.hpp>
 
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -414,6 +416,116 @@ TEST_CASE("Hostile or malformed .npy input is an io_error naming the file and th
     fs::remove_all(dir);
 }
 
+// ---- .npz ------------------------------------------------------------------------------------
+
+TEST_CASE("load_npz reads np.savez, np.savez_compressed and default names in archive order", "[files][npz]") {
+    std::ifstream manifest(data_file("manifest.txt"));
+    REQUIRE(manifest);
+    std::map<std::string, std::vector<std::pair<std::string, Expected>>> archives;
+    for (std::string line; std::getline(manifest, line);) {
+        std::istringstream in(line);
+        std::string kind, file, key;
+        in >> kind;
+        if (kind != "npz") continue;
+        in >> file >> key;
+        archives[file].emplace_back(key, read_expected(in));
+    }
+    REQUIRE(archives.size() == 3);
+    CHECK(archives["default_names.npz"].front().first == "arr_0");
+    for (const auto& [file, entries] : archives) {
+        INFO(file);
+        const auto loaded = load_npz(data_file(file).string());
+        REQUIRE(loaded.size() == entries.size());
+        for (size_t i = 0; i < loaded.size(); ++i) {
+            INFO(entries[i].first);
+            CHECK(loaded[i].first == entries[i].first);
+            check_values(loaded[i].second, entries[i].second);
+            CHECK(loaded[i].second.storage_offset() == 0);
+        }
+    }
+    // The compressed archive's y is in Fortran order: it loads column-major.
+    const auto c = load_npz(data_file("compressed.npz").string());
+    for (const auto& [key, t] : c)
+        if (key == "y") CHECK(t.strides() == IntArray{1, 3});
+}
+
+TEST_CASE("savez and savez_compressed round-trip; keys get .npy as np.savez gives them", "[files][npz]") {
+    const fs::path dir = temp_dir("npz");
+    const auto m = base_tensor(kFloat32, {3, 4}).as<float>();
+    const std::vector<std::pair<std::string, TensorBase>> arrays = {
+        {"m", m}, {"mt", m.t()}, {"ms", m.slice(1, 1, 4, 2)}, {"i", base_tensor(kInt64, {5})},
+        {"b", base_tensor(kBool, {2, 2})}, {"h", base_tensor(kFloat16, {})}, {"e", base_tensor(kUInt8, {0, 2})}};
+    for (bool compressed : {false, true}) {
+        const std::string path = (dir / (compressed ? "c.npz" : "s.npz")).string();
+        if (compressed) savez_compressed(path, arrays);
+        else savez(path, arrays);
+        const detail::ZipReader zr(path);
+        CHECK(zr.names() == std::vector<std::string>{"m.npy", "mt.npy", "ms.npy", "i.npy", "b.npy", "h.npy", "e.npy"});
+        // Each entry is exactly what save_npy writes.
+        save_npy((dir / "mt.npy").string(), m.t());
+        CHECK(zr.read("mt.npy", 1 << 20) == slurp(dir / "mt.npy"));
+        const auto back = load_npz(path);
+        REQUIRE(back.size() == arrays.size());
+        for (size_t i = 0; i < arrays.size(); ++i) {
+            INFO(arrays[i].first);
+            CHECK(back[i].first == arrays[i].first);
+            CHECK(same_values(back[i].second, arrays[i].second));
+        }
+        CHECK(back[1].second.strides() == IntArray{1, 4});  // written in Fortran order, loaded so
+    }
+    CHECK(fs::file_size(dir / "c.npz") < fs::file_size(dir / "s.npz"));
+    CHECK_THROWS_AS(savez((dir / "x.npz").string(), {{"a", m}, {"a", m}}), value_error);
+    CHECK_THAT(message_of<dtype_error>([&] { savez((dir / "x.npz").string(), {{"a", m}, {"w", ones<BFloat16>({1})}}); }),
+               Catch::Contains("bfloat16"));
+    CHECK(!fs::exists(dir / "x.npz"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("Hostile .npz input: zip bombs, lying headers, non-.npy entries, corrupt data are io_errors",
+          "[files][npz]") {
+    const fs::path dir = temp_dir("npz_hostile");
+    const std::string npy = npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2,)}", f4_bytes({1, 2}));
+    const auto archive = [&](const std::string& name, const std::vector<std::pair<std::string, std::string>>& entries,
+                             bool compress) {
+        const std::string path = (dir / name).string();
+        detail::ZipWriter zw(path);
+        for (const auto& [entry, bytes] : entries) zw.add_copy(entry, bytes, compress);
+        zw.close();
+        return path;
+    };
+    const auto error_of = [&](const std::string& path) {
+        const std::string msg = message_of<io_error>([&] { (void)load_npz(path); });
+        const std::string bytes = slurp(path);
+        // The from-memory reader (the fuzzer's) says the same about the same bytes.
+        CHECK_THROWS_AS(detail::parse_npz(bytes.data(), bytes.size(), "mem"), io_error);
+        return msg;
+    };
+    // A bomb: 64 MiB of zeros after an 8-byte array, deflated to a few KB.
+    const std::string bomb = archive("bomb.npz", {{"a.npy", npy + std::string(64 << 20, '\0')}}, true);
+    CHECK(fs::file_size(bomb) < 200000);
+    CHECK_THAT(error_of(bomb), Catch::Contains("bomb.npz: entry 'a.npy' declares 67109000 bytes") &&
+                                   Catch::Contains("needs 136"));
+    // A header that claims more data than the entry holds.
+    const std::string big = npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (1000000000,)}", f4_bytes({1}));
+    CHECK_THAT(error_of(archive("lies.npz", {{"a.npy", big}}, true)),
+               Catch::Contains("entry 'a.npy'") && Catch::Contains("needs 4000000000 bytes of data but 4"));
+    CHECK_THAT(error_of(archive("text.npz", {{"a.npy", npy}, {"readme.txt", "hello"}}, false)),
+               Catch::Contains("entry 'readme.txt'") && Catch::Contains("magic"));
+    CHECK_THAT(error_of(archive("dup.npz", {{"a.npy", npy}, {"a", npy}}, false)), Catch::Contains("key 'a'"));
+    CHECK_THAT(error_of(archive("short.npz", {{"a.npy", npy.substr(0, 7)}}, false)), Catch::Contains("magic"));
+    // Corrupt data in a stored entry: the CRC check catches it.
+    std::string bytes = slurp(archive("crc.npz", {{"a.npy", npy}}, false));
+    const size_t at = bytes.find(f4_bytes({1, 2}));
+    REQUIRE(at != std::string::npos);
+    bytes[at] ^= 1;
+    spit(dir / "crc.npz", bytes);
+    (void)error_of((dir / "crc.npz").string());
+    spit(dir / "not.npz", "not a zip archive");
+    CHECK_THAT(error_of((dir / "not.npz").string()), Catch::Contains("not.npz"));
+    CHECK_THROWS_AS(load_npz((dir / "missing.npz").string()), io_error);
+    fs::remove_all(dir);
+}
+
 // ---- The reverse direction: NumPy reads what tenet wrote -------------------------------------
 
 // Writes, for each NumPy dtype D (its descr code: b1 u1 i1 i2 i4 i8 f2 f4 f8), files whose values
@@ -424,7 +536,8 @@ TEST_CASE("Hostile or malformed .npy input is an io_error naming the file and th
 //   D__0d.npy        base(4)[3] (0-d)
 //   D__empty_0x3.npy base(0).reshape(0, 3)
 // Into $TENET_PYTHON_CHECK_DIR when set; else into a temporary directory, read back with tenet.
-TEST_CASE("[python-check] tenet writes .npy files that NumPy reads back identically", "[files][npy][python-check]") {
+TEST_CASE("[python-check] tenet writes .npy and .npz files that NumPy reads back identically",
+          "[files][npy][npz][python-check]") {
     const char* env = std::getenv("TENET_PYTHON_CHECK_DIR");
     const fs::path dir = env ? fs::path(env) : temp_dir("pycheck");
     fs::create_directories(dir);
@@ -448,5 +561,22 @@ TEST_CASE("[python-check] tenet writes .npy files that NumPy reads back identica
             }
         });
     }
-    if (!env) fs::remove_all(dir);
+    // arrays.npz and arrays_compressed.npz: c = f4's c_2x3, t = i2's t_3x2, s = f8's s_3x2,
+    // z = b1's 0d, e = u1's empty_0x3 (the rule above), stored and deflated.
+    const std::vector<std::pair<std::string, TensorBase>> arrays = {
+        {"c", base_tensor(kFloat32, {2, 3})},
+        {"t", base_tensor(kInt16, {2, 3}).as<int16_t>().t()},
+        {"s", base_tensor(kFloat64, {3, 4}).as<double>().slice(1, 0, 4, 2)},
+        {"z", base_tensor(kBool, {4}).as<bool>()[3]},
+        {"e", base_tensor(kUInt8, {0, 3})}};
+    savez((dir / "arrays.npz").string(), arrays);
+    savez_compressed((dir / "arrays_compressed.npz").string(), arrays);
+    if (!env) {
+        for (const char* name : {"arrays.npz", "arrays_compressed.npz"}) {
+            const auto back = load_npz((dir / name).string());
+            REQUIRE(back.size() == arrays.size());
+            for (size_t i = 0; i < back.size(); ++i) CHECK(same_values(back[i].second, arrays[i].second));
+        }
+        fs::remove_all(dir);
+    }
 }

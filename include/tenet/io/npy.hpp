@@ -446,6 +446,21 @@ inline bool is_fortran_contiguous(const TensorBase& t) {
     return is_contiguous(sizes, strides);
 }
 
+/// The tensor as it is written: on the host, and contiguous in C or (`fortran` set) Fortran
+/// order, without a copy when it already is. A dtype_error for bfloat16, before any copy.
+inline TensorBase prepare(const TensorBase& tensor, bool& fortran, const char* op) {
+    (void)descr_of(tensor.dtype(), op);
+    TensorBase t = tensor;
+    if (!t.is_cpu()) t = visit_dtype(t.dtype(), [&]<class U>(dtype_t<U>) -> TensorBase { return t.as<U>().cpu(); });
+    fortran = false;
+    if (!t.is_contiguous()) {
+        fortran = is_fortran_contiguous(t);
+        if (!fortran)
+            t = visit_dtype(t.dtype(), [&]<class U>(dtype_t<U>) -> TensorBase { return t.as<U>().contiguous(); });
+    }
+    return t;
+}
+
 }  // namespace detail::npy
 
 namespace detail {
@@ -474,15 +489,8 @@ inline TensorBase parse_npy(const void* data, size_t size, const std::string& na
 inline void save_npy(const std::string& path, const TensorBase& tensor) {
     const char* op = "save_npy";
     if (!tensor.defined()) detail::fail<value_error>(op, ": ", path, ": the tensor is undefined");
-    (void)detail::npy::descr_of(tensor.dtype(), op);  // refuses bfloat16 before any copy or file
-    TensorBase t = tensor;
-    if (!t.is_cpu()) t = visit_dtype(t.dtype(), [&]<class U>(dtype_t<U>) -> TensorBase { return t.as<U>().cpu(); });
     bool fortran = false;
-    if (!t.is_contiguous()) {
-        fortran = detail::npy::is_fortran_contiguous(t);
-        if (!fortran)
-            t = visit_dtype(t.dtype(), [&]<class U>(dtype_t<U>) -> TensorBase { return t.as<U>().contiguous(); });
-    }
+    const TensorBase t = detail::npy::prepare(tensor, fortran, op);
     const std::string header = detail::npy::make_header(t.dtype(), fortran, t.sizes(), op);
     detail::npy::Fd fd{::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
     if (fd.fd < 0) detail::fail<io_error>(op, ": cannot open ", path, " for writing: ", std::strerror(errno));
