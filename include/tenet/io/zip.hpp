@@ -19,6 +19,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <filesystem>
+#include <system_error>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -44,13 +46,17 @@ class ZipReader {
 public:
     /// Opens the archive at `path`.
     explicit ZipReader(const std::string& path) : name_(path) {
+        std::error_code ec;
+        archive_bytes_ = std::filesystem::file_size(path, ec);
+        if (ec) fail<io_error>(name_, ": cannot open: ", ec.message());
         int code = 0;
         za_ = zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &code);
         if (!za_) fail<io_error>(name_, ": cannot open as a zip archive: ", zip_message(code));
         index();
     }
     /// Opens the archive held in `data[0, size)`; `name` is used in messages.
-    ZipReader(const void* data, size_t size, std::string name) : name_(std::move(name)) {
+    ZipReader(const void* data, size_t size, std::string name)
+        : name_(std::move(name)), archive_bytes_(size) {
         zip_error_t err;
         zip_error_init(&err);
         zip_source_t* src = zip_source_buffer_create(size ? data : "", size, 0, &err);
@@ -81,13 +87,23 @@ public:
     const std::vector<std::string>& names() const { return names_; }
     bool contains(const std::string& entry) const { return where_.count(entry) != 0; }
 
-    /// The entry's declared uncompressed size (io_error if there is no such entry).
+    /// The entry's declared uncompressed size (io_error if there is no such entry). Checked to
+    /// be possible: its compressed data fits in the archive's real length, a stored entry's size
+    /// is its compressed size, and a deflated one expands at most deflate's 1032:1. So a caller
+    /// that allocates this many bytes allocates at most ~1000x the archive's size.
     uint64_t size(const std::string& entry) const {
         zip_stat_t st;
         zip_stat_init(&st);
-        if (zip_stat_index(za_, locate(entry), 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE))
+        constexpr auto needed = ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_COMP_METHOD;
+        if (zip_stat_index(za_, locate(entry), 0, &st) != 0 || (st.valid & needed) != needed)
             fail<io_error>(name_, ": entry '", entry, "': cannot read its size: ",
                            zip_strerror(za_));
+        const bool stored = st.comp_method == ZIP_CM_STORE;
+        if (st.comp_size > archive_bytes_ || (stored && st.size != st.comp_size) ||
+            (!stored && st.size / 1032 > st.comp_size + 1))
+            fail<io_error>(name_, ": entry '", entry, "' declares ", st.size, " bytes from ",
+                           st.comp_size, " compressed bytes in an archive of ", archive_bytes_,
+                           " bytes (corrupt)");
         return st.size;
     }
 
@@ -166,6 +182,7 @@ private:
     }
 
     std::string name_;
+    uint64_t archive_bytes_ = 0;  // the archive's real length
     zip_t* za_ = nullptr;
     std::vector<std::string> names_;
     std::unordered_map<std::string, zip_uint64_t> where_;
