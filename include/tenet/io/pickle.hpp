@@ -39,9 +39,9 @@ class IValue;
 class GenericDict {
 public:
     /// The entries in insertion order.
-    const std::vector<std::pair<IValue, IValue>>& items() const { return items_; }
-    size_t size() const { return items_.size(); }
-    bool empty() const { return items_.empty(); }
+    const std::vector<std::pair<IValue, IValue>>& items() const;
+    size_t size() const;
+    bool empty() const;
     /// The value under `key` (a string or int IValue), or nullptr.
     const IValue* find(const IValue& key) const;
     /// Sets `key` (a string or int: value_error otherwise) to `value`.
@@ -166,6 +166,11 @@ private:
     std::shared_ptr<SeqBox> seq_;
     std::shared_ptr<DictBox> dict_;
 };
+
+// Defined here, where IValue is complete.
+inline const std::vector<std::pair<IValue, IValue>>& GenericDict::items() const { return items_; }
+inline size_t GenericDict::size() const { return items_.size(); }
+inline bool GenericDict::empty() const { return items_.empty(); }
 
 inline const IValue* GenericDict::find(const IValue& key) const {
     if (key.isString()) {
