@@ -7,7 +7,8 @@ Writes into tests/hdf5/data/:
                  hyperslab reads).
   attrs.h5       attributes of several types on the root, a group and a dataset.
   unsupported.h5 datasets of types tenet has no dtype for (strings, compound, enum, vlen, unsigned
-                 16/32/64-bit, complex) and a group, for the error tests.
+                 16/32/64-bit, complex), a group, a bool holding 2, an extent overflowing int64 and
+                 a large sparse dataset (fill value -3), for the error and hyperslab tests.
   expected.txt   the values h5py wrote, one dataset a line:
                  file dataset dtype ndim sizes... numel values...  (floats as float.hex, exact);
                  "/grid[a]" is a hyperslab of /grid (the test reads the same one), "/data@vec" an
@@ -134,6 +135,13 @@ with h5py.File(os.path.join(OUT, "unsupported.h5"), "w") as f:
     f.create_dataset("uint64", data=np.arange(3, dtype=np.uint64))
     f.create_dataset("complex", data=np.arange(3, dtype=np.complex64))
     f.create_group("grp")
+    # h5py's bool enum holding 2, which is no member (a corrupt bool).
+    b = f.create_dataset("bad_bool", (3,), dtype=bool)
+    b.id.write(h5py.h5s.ALL, h5py.h5s.ALL, np.array([0, 1, 2], dtype=np.int8), mtype=h5py.h5t.STD_I8LE)
+    # Extents whose product overflows int64, and a large sparse one (no chunk is written: the
+    # file stays small); hyperslabs of it read fill values.
+    f.create_dataset("overflow", shape=(2**31, 2**31, 2**31), dtype=np.int8, chunks=(1, 1, 16))
+    f.create_dataset("sparse", shape=(2**40, 2**20), dtype=np.int16, chunks=(1, 16), fillvalue=-3)
 
 with open(os.path.join(OUT, "expected.txt"), "w") as out:
     out.write("# written by tests/golden/gen_h5.py with h5py " + h5py.__version__ + "\n")

@@ -260,6 +260,21 @@ TEST_CASE("load_h5 of an unsupported type is an io_error naming the file, the da
     }
 }
 
+TEST_CASE("load_h5 refuses a corrupt bool and an extent overflowing int64, and reads hyperslabs of huge datasets", "[hdf5]") {
+    const std::string file = data_file("unsupported.h5");
+    check_error<io_error>([&] { load_h5(file, "bad_bool"); }, {"unsupported.h5", "'/bad_bool'", "neither FALSE nor TRUE"});
+    check_error<io_error>([&] { load_h5(file, "overflow"); }, {"'/overflow'", "overflows int64"});
+    check_error<io_error>([&] { load_h5(file, "overflow", {Slice(0, 1 << 30)}); }, {"overflows int64"});
+    // Only the selected elements are read (and allocated): fill values, as no chunk was written.
+    const TensorBase corner = load_h5(file, "overflow", {-1, 0, Slice(0, 4)});
+    CHECK(corner.dtype() == ScalarType::Int8);
+    CHECK(corner.as<int8_t>().to_vector() == std::vector<int8_t>{0, 0, 0, 0});
+    const TensorBase sparse = load_h5(file, "sparse", {Slice((int64_t{1} << 40) - 2, None), Slice(5, 8)});
+    CHECK(sparse.sizes() == IntArray{2, 3});
+    CHECK(sparse.as<int16_t>().to_vector() == std::vector<int16_t>(6, -3));
+    CHECK(load_h5(file, "sparse", {-1, -1}).as<int16_t>().item() == -3);
+}
+
 TEST_CASE("load_h5 of a missing file, a missing dataset, a group or a file that is not HDF5 is an io_error", "[hdf5]") {
     TempDir dir;
     check_error<io_error>([&] { load_h5(dir.file("absent.h5"), "x"); }, {"absent.h5", "no such file"});

@@ -249,8 +249,8 @@ inline std::optional<ScalarType> dtype_for(hid_t type) {
     }
 }
 
-/// The extent of a dataspace (empty for a scalar), refusing a null dataspace and an element
-/// count that overflows int64 (never allocated from).
+/// The extent of a dataspace (empty for a scalar), refusing a null dataspace. Its product may
+/// overflow (a hyperslab of it can still be read): check_bytes guards what is allocated.
 inline IntArray extent(hid_t space, const Where& w) {
     const H5S_class_t kind = H5Sget_simple_extent_type(space);
     if (kind == H5S_SCALAR) return {};
@@ -260,16 +260,21 @@ inline IntArray extent(hid_t space, const Where& w) {
     std::vector<hsize_t> dims(static_cast<size_t>(rank));
     if (H5Sget_simple_extent_dims(space, dims.data(), nullptr) < 0) w.fail_hdf5("H5Sget_simple_extent_dims failed");
     IntArray sizes;
-    int64_t numel = 1;
     for (hsize_t d : dims) {
         if (d > static_cast<hsize_t>(INT64_MAX)) w.fail("dimension ", d, " does not fit int64");
-        const auto s = static_cast<int64_t>(d);
-        if (numel != 0 && s != 0 && __builtin_mul_overflow(numel, s, &numel))
-            w.fail("extent product overflows int64 (dims so far ", sizes, " and ", s, ")");
-        if (s == 0) numel = 0;
-        sizes.push_back(s);
+        sizes.push_back(static_cast<int64_t>(d));
     }
     return sizes;
+}
+
+/// Refuses sizes whose byte count overflows int64 before anything is allocated from them.
+inline void check_bytes(const IntArray& sizes, ScalarType dtype, const Where& w) {
+    int64_t bytes = DType(dtype).itemsize();
+    for (int64_t s : sizes)
+        if (s == 0) return;
+    for (int64_t s : sizes)
+        if (__builtin_mul_overflow(bytes, s, &bytes))
+            w.fail("extent ", sizes, " of ", DType(dtype), " overflows int64 bytes");
 }
 
 /// The C-order host copy of a tensor that is written (views and device tensors copied).
@@ -418,6 +423,7 @@ inline TensorBase read_dataset(const std::string& path, const std::string& name,
     Hyperslab slab;
     if (index) slab = hyperslab(dims, *index, w);
     const IntArray& sizes = index ? slab.sizes : dims;
+    check_bytes(sizes, *dtype, w);
     TensorBase out(make_contiguous_impl(sizes, *dtype, Device(DeviceType::CPU)));
     if (out.numel() == 0) return out;
     Id mem_type = hdf5_type(*dtype, false, w);
@@ -489,6 +495,7 @@ inline H5Attribute read_attribute(hid_t attr, const Where& w) {
         return value;
     }
     if (!dtype) w.fail("has type ", describe(type.get()), ", which tenet has no dtype for");
+    check_bytes(dims, *dtype, w);
     TensorBase out(make_contiguous_impl(dims, *dtype, Device(DeviceType::CPU)));
     if (out.numel() == 0) return out;
     Id mem = hdf5_type(*dtype, false, w);
