@@ -109,7 +109,8 @@ inline int64_t shown(int64_t n, bool summarize, int64_t edge) {
 TENET_FIXED std::vector<int64_t> shown_offsets(const IntArray& sizes, const IntArray& strides, int64_t offset,
                                           bool summarize, int64_t edge);
 
-/// C's printf into a std::string (the formats used here give at most ~320 characters).
+/// C's printf into a std::string (on the stack up to 511 characters: ~320 at most for a double
+/// at precision 4; a larger precision takes the heap, as long as Python's would be).
 TENET_FIXED std::string cformat(const char* fmt, int precision, double v);
 
 /// Python's format(v, '.{p}f') / '.{p}e': as C's, except that nan never has a sign.
