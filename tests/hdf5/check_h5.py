@@ -46,7 +46,7 @@ def main(directory):
         f.visititems(lambda name, obj: found.append("/" + name) if isinstance(obj, h5py.Dataset) else None)
         for name in sorted(set(found) | set(expected)):
             if name not in expected or name not in found:
-                print(f"FAIL {name}: {'unexpected' if name not in expected else 'missing'}")
+                print(f"FAIL {name}: " + ("unexpected" if name not in expected else "missing"))
                 ok = False
                 continue
             got, want = f[name][()], expected[name]
@@ -55,12 +55,14 @@ def main(directory):
             ok = ok and good
         gz = f["/gzip"]
         layout_ok = gz.chunks == (7, 8) and gz.compression == "gzip" and gz.compression_opts == 4
-        print(f"{'ok  ' if layout_ok else 'FAIL'} /gzip layout: chunks {gz.chunks}, {gz.compression} {gz.compression_opts}")
+        print(f"{'ok  ' if layout_ok else 'FAIL'} /gzip layout: chunks {gz.chunks}, "
+              f"{gz.compression} {gz.compression_opts}")
         attrs = dict(gz.attrs)
         attrs_ok = (attrs.get("count") == 7 and attrs["count"].dtype == np.int64 and attrs.get("scale") == 2.5 and
                     attrs.get("name") == "tenet" and len(attrs) == 3)
         vec = f.attrs.get("vec")
-        attrs_ok = attrs_ok and vec is not None and vec.dtype == np.float32 and np.array_equal(vec, rule("float32", (3,)))
+        attrs_ok = (attrs_ok and vec is not None and vec.dtype == np.float32 and
+                    np.array_equal(vec, rule("float32", (3,))))
         print(f"{'ok  ' if attrs_ok else 'FAIL'} attributes: /gzip {attrs}, / vec {vec}")
         ok = ok and layout_ok and attrs_ok
     return 0 if ok else 1

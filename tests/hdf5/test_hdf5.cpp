@@ -68,7 +68,9 @@ std::map<std::string, Expected> expected_values() {
     return out;
 }
 
-std::string data_file(const char* name) { return golden::golden_path(__FILE__, (std::string("data/") + name).c_str()).string(); }
+std::string data_file(const char* name) {
+    return golden::golden_path(__FILE__, (std::string("data/") + name).c_str()).string();
+}
 
 /// The values of any tensor as doubles, C order.
 std::vector<double> as_doubles(const TensorBase& t) {
@@ -229,7 +231,8 @@ TEST_CASE("load_h5 hyperslabs agree with indexing the whole dataset (None, trail
 
 TEST_CASE("load_h5 hyperslab errors: out of range integers, too many indices, bad steps and index kinds", "[hdf5]") {
     const std::string file = data_file("layout.h5");
-    check_error<index_error>([&] { load_h5(file, "grid", {0, 5}); }, {"layout.h5", "/grid", "index 5 is out of bounds for dimension 1 with size 5"});
+    check_error<index_error>([&] { load_h5(file, "grid", {0, 5}); },
+                             {"layout.h5", "/grid", "index 5 is out of bounds for dimension 1 with size 5"});
     check_error<index_error>([&] { load_h5(file, "grid", {-5}); }, {"dimension 0 with size 4"});
     check_error<index_error>([&] { load_h5(file, "grid", {0, 0, 0, 0}); }, {"too many indices"});
     CHECK_THROWS_AS(load_h5(file, "grid", {Slice(None, None, 0)}), value_error);
@@ -254,15 +257,19 @@ TEST_CASE("load_h5 of an unsupported type is an io_error naming the file, the da
         {"enum", "enum"},                    {"vlen", "variable-length sequence"},
         {"uint16", "unsigned 16-bit integer"}, {"uint32", "unsigned 32-bit integer"},
         {"uint64", "unsigned 64-bit integer"}};
-    for (const auto& [name, type] : cases) {
+    for (const auto& c : cases) {
+        const std::string name = c.first;
         INFO(name);
-        check_error<io_error>([&] { load_h5(file, name); }, {"unsupported.h5", std::string("'/") + name + "'", std::string("type ") + type});
+        check_error<io_error>([&] { load_h5(file, name); },
+                              {"unsupported.h5", "'/" + name + "'", std::string("type ") + c.second});
     }
 }
 
-TEST_CASE("load_h5 refuses a corrupt bool and an extent overflowing int64, and reads hyperslabs of huge datasets", "[hdf5]") {
+TEST_CASE("load_h5 refuses a corrupt bool and an extent overflowing int64, and reads hyperslabs of huge datasets",
+          "[hdf5]") {
     const std::string file = data_file("unsupported.h5");
-    check_error<io_error>([&] { load_h5(file, "bad_bool"); }, {"unsupported.h5", "'/bad_bool'", "neither FALSE nor TRUE"});
+    check_error<io_error>([&] { load_h5(file, "bad_bool"); },
+                          {"unsupported.h5", "'/bad_bool'", "neither FALSE nor TRUE"});
     check_error<io_error>([&] { load_h5(file, "overflow"); }, {"'/overflow'", "overflows int64"});
     check_error<io_error>([&] { load_h5(file, "overflow", {Slice(0, 1 << 30)}); }, {"overflows int64"});
     // Only the selected elements are read (and allocated): fill values, as no chunk was written.
@@ -343,7 +350,8 @@ TEST_CASE("save_h5 writes chunked and gzip-compressed layouts", "[hdf5]") {
     save_h5(file, "chunked", t, H5Options{.chunks = {20, 1}});
     CHECK(load_h5<float>(file, "gz").to_vector() == t.to_vector());
     CHECK(load_h5<float>(file, "chunked").to_vector() == t.to_vector());
-    CHECK(load_h5(file, "gz", {Slice(5, 9), 3}).as<float>().to_vector() == t.index({Slice(5, 9), 3}).contiguous().to_vector());
+    CHECK(load_h5(file, "gz", {Slice(5, 9), 3}).as<float>().to_vector() ==
+          t.index({Slice(5, 9), 3}).contiguous().to_vector());
     // The layout as HDF5 reports it.
     const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     REQUIRE(f >= 0);
@@ -377,7 +385,8 @@ TEST_CASE("save_h5 refuses bfloat16, bad chunks and compression without chunks, 
     CHECK_THROWS_AS(save_h5(file, "x", t, H5Options{.chunks = {0, 5}}), value_error);
     save_h5(file, "g/x", t);
     check_error<io_error>([&] { save_h5(file, "g/x", ones<float>({2})); }, {"e.h5", "already exists"});
-    check_error<io_error>([&] { save_h5(file, "g", ones<float>({2}), H5Options{.overwrite = true}); }, {"not a dataset"});
+    check_error<io_error>([&] { save_h5(file, "g", ones<float>({2}), H5Options{.overwrite = true}); },
+                          {"not a dataset"});
     save_h5(file, "g/x", ones<int16_t>({2}), H5Options{.overwrite = true});
     CHECK(load_h5<int16_t>(file, "g/x").to_vector() == std::vector<int16_t>{1, 1});
     {

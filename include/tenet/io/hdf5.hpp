@@ -583,7 +583,8 @@ inline TensorBase load_h5(const std::string& path, const std::string& dataset) {
 /// Reads only the hyperslab an index list selects (h5py's `File(path)[dataset][1:3, ::2, 0]`):
 /// integers (negative from the end; out of range an index_error naming the dim and its size)
 /// drop their dim, Slice(start, stop, step) with step > 0 clamps as slicing does, None adds a
-/// dim of size 1, Ellipsis stands for the dims not named; trailing dims are taken whole.
+/// dim of size 1, Ellipsis stands for the dims not named; trailing dims are taken whole. Only the
+/// selected elements are read and allocated. Typed: `load_h5(path, dataset, {...}).as<T>()`.
 inline TensorBase load_h5(const std::string& path, const std::string& dataset, std::span<const TensorIndex> index) {
     return detail::h5::read_dataset(path, dataset, &index, "load_h5");
 }
