@@ -27,6 +27,7 @@
 #endif
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <utility>
@@ -120,9 +121,14 @@ inline DType from_dl_dtype(DLDataType t) {
 
 /// tenet's device for a DLPack device; device_error for a device type tenet lacks, or a CUDA
 /// device this program cannot use (no CUDA backend, index out of range).
-inline Device from_dl_device(DLDevice d) {
-    if (d.device_type == kDLCPU) return Device(DeviceType::CPU);
-    if (d.device_type == kDLCUDA) {
+inline Device from_dl_device(const DLDevice& d) {
+    // Read as the int it is in C: a producer may store a value outside DLDeviceType's range,
+    // which C++ may not load as the enum.
+    int type = 0;
+    static_assert(sizeof(type) == sizeof(d.device_type));
+    std::memcpy(&type, &d.device_type, sizeof(type));
+    if (type == kDLCPU) return Device(DeviceType::CPU);
+    if (type == kDLCUDA) {
         if (d.device_id < 0 || d.device_id > Device::kMaxIndex)
             fail<device_error>("from_dlpack: CUDA device index ", d.device_id, " is out of range [0, ",
                                int(Device::kMaxIndex), "]");
@@ -130,8 +136,7 @@ inline Device from_dl_device(DLDevice d) {
         check_device_supported(device, "from_dlpack");
         return device;
     }
-    fail<device_error>("from_dlpack: unsupported DLPack device type ", int(d.device_type),
-                       " (tenet has kDLCPU = 1 and kDLCUDA = 2)");
+    fail<device_error>("from_dlpack: unsupported DLPack device type ", type, " (tenet has kDLCPU = 1 and kDLCUDA = 2)");
 }
 
 /// The checked description of a DLTensor: what from_dlpack builds the tensor from.
