@@ -8,7 +8,8 @@ Writes into tests/hdf5/data/:
   attrs.h5       attributes of several types on the root, a group and a dataset.
   unsupported.h5 datasets of types tenet has no dtype for (strings, compound, enum, vlen, unsigned
                  16/32/64-bit, complex), a group, a bool holding 2, an extent overflowing int64 and
-                 a large sparse dataset (fill value -3), for the error and hyperslab tests.
+                 a large sparse dataset (fill value -3), one compressed with h5py's LZF filter (unknown to
+                 HDF5's C library), for the error and hyperslab tests.
   expected.txt   the values h5py wrote, one dataset a line:
                  file dataset dtype ndim sizes... numel values...  (floats as float.hex, exact);
                  "/grid[a]" is a hyperslab of /grid (the test reads the same one), "/data@vec" an
@@ -142,6 +143,8 @@ with h5py.File(os.path.join(OUT, "unsupported.h5"), "w") as f:
     # file stays small); hyperslabs of it read fill values.
     f.create_dataset("overflow", shape=(2**31, 2**31, 2**31), dtype=np.int8, chunks=(1, 1, 16))
     f.create_dataset("sparse", shape=(2**40, 2**20), dtype=np.int16, chunks=(1, 16), fillvalue=-3)
+    # h5py's own LZF filter, which HDF5's C library does not have: reading it fails inside HDF5.
+    f.create_dataset("lzf", data=np.zeros(1000, dtype=np.int32), chunks=(1000,), compression="lzf")
 
 with open(os.path.join(OUT, "expected.txt"), "w") as out:
     out.write("# written by tests/golden/gen_h5.py with h5py " + h5py.__version__ + "\n")

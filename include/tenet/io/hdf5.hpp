@@ -107,11 +107,13 @@ private:
     void* data_ = nullptr;
 };
 
-/// HDF5's innermost reason for the last failure (from its error stack), or "".
+/// HDF5's reasons for the last failure (its error stack, innermost first: the innermost alone
+/// can be a side issue, such as a missing plugin directory for an unregistered filter), or "".
 inline std::string reason() {
     std::string text;
-    auto walk = [](unsigned n, const H5E_error2_t* e, void* out) -> herr_t {
-        if (n == 0 && e->desc) *static_cast<std::string*>(out) = e->desc;
+    auto walk = [](unsigned, const H5E_error2_t* e, void* out) -> herr_t {
+        auto& t = *static_cast<std::string*>(out);
+        if (e->desc && *e->desc) t += (t.empty() ? "" : "; ") + std::string(e->desc);
         return 0;
     };
     H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk, &text);
@@ -317,7 +319,7 @@ inline bool exists(hid_t file, const std::string& name, const Where& w) {
         const std::string prefix = name.substr(0, pos);
         if (prefix.empty() || prefix.back() == '/') continue;
         const htri_t e = H5Lexists(file, prefix.c_str(), H5P_DEFAULT);
-        if (e < 0) w.fail_hdf5("H5Lexists failed");
+        if (e < 0) w.fail_hdf5("cannot look up '", prefix, "' (is a component of the path not a group?)");
         if (e == 0) return false;
     }
     return true;
