@@ -271,9 +271,17 @@ TEST_CASE("load_h5 refuses a corrupt bool and an extent overflowing int64, and r
     check_error<io_error>([&] { load_h5(file, "bad_bool"); },
                           {"unsupported.h5", "'/bad_bool'", "neither FALSE nor TRUE"});
     check_error<io_error>([&] { load_h5(file, "overflow"); }, {"'/overflow'", "overflows int64"});
-    // A failure inside HDF5 (h5py's LZF filter is unknown to HDF5's C library) names HDF5's reasons.
-    check_error<io_error>([&] { load_h5(file, "lzf"); },
-                          {"unsupported.h5", "'/lzf'", "H5Dread failed (HDF5: ", "required filter 'lzf' is not registered"});
+    // A failure inside HDF5 (h5py's LZF filter is unknown to HDF5's C library, unless an LZF
+    // plugin is installed) names HDF5's reasons.
+    try {
+        const std::vector<int32_t> lzf = load_h5(file, "lzf").as<int32_t>().to_vector();
+        CHECK(lzf == std::vector<int32_t>(1000, 0));
+        WARN("an HDF5 plugin reads LZF here: the failure inside HDF5 is not tested");
+    } catch (const io_error& e) {
+        const std::string what = e.what();
+        CHECK_THAT(what, Catch::Matchers::Contains("unsupported.h5: dataset '/lzf': H5Dread failed (HDF5: ") &&
+                             Catch::Matchers::Contains("required filter 'lzf' is not registered"));
+    }
     check_error<io_error>([&] { load_h5(file, "overflow", {Slice(0, 1 << 30)}); }, {"overflows int64"});
     // Only the selected elements are read (and allocated): fill values, as no chunk was written.
     const TensorBase corner = load_h5(file, "overflow", {-1, 0, Slice(0, 4)});
@@ -311,7 +319,6 @@ TEST_CASE("HDF5's error printing is silenced during tenet's calls and restored a
         CHECK_THROWS_AS(save_h5(dir.file("a.h5"), "x", arange(3, kFloat32)), io_error);
         CHECK_THROWS_AS(set_h5_attribute(dir.file("a.h5"), "nope", "a", int64_t{1}), io_error);
         // Failures inside HDF5, which would print its error stack.
-        CHECK_THROWS_AS(load_h5(data_file("unsupported.h5"), "lzf"), io_error);
         check_error<io_error>([&] { save_h5(dir.file("a.h5"), "x/y", arange(3, kFloat32)); },
                               {"cannot look up '/x/y'", "not a group", "(HDF5: "});
     });

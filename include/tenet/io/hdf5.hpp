@@ -112,9 +112,13 @@ private:
 inline std::string reason() {
     std::string text;
     auto walk = [](unsigned, const H5E_error2_t* e, void* out) -> herr_t {
-        auto& t = *static_cast<std::string*>(out);
-        if (e->desc && *e->desc) t += (t.empty() ? "" : "; ") + std::string(e->desc);
-        return 0;
+        try {
+            auto& t = *static_cast<std::string*>(out);
+            if (e->desc && *e->desc) t += (t.empty() ? "" : "; ") + std::string(e->desc);
+            return 0;
+        } catch (...) {  // no exception may cross HDF5's C frames
+            return -1;
+        }
     };
     H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk, &text);
     H5Eclear2(H5E_DEFAULT);
