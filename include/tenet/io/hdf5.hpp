@@ -12,10 +12,10 @@
 // no dtype for) is an io_error naming the file, the dataset and the type.
 //
 // HDF5's own printing of its error stack is switched off while tenet calls it (and restored
-// after): failures are tenet exceptions whose message ends with HDF5's innermost reason. Every
-// HDF5 handle is closed by an RAII wrapper, on the error paths too. HDF5 serialises its calls
-// with a global lock (Debian's build is thread-safe); a file open for writing elsewhere (also
-// in this process, through h5py or HDF5 directly) cannot be opened again.
+// after): failures are tenet exceptions whose message ends with HDF5's error stack. Every
+// HDF5 handle is closed by an RAII wrapper, on the error paths too. Calls from several threads
+// need a thread-safe HDF5 build (Debian's is; it serialises them); a file open for writing
+// elsewhere (also in this process, through h5py or HDF5 directly) cannot be opened again.
 
 #include "tenet/config.hpp"
 
