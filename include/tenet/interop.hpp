@@ -9,6 +9,7 @@
 // Not part of <tenet/tenet.hpp>: include this header (or one of the above) explicitly.
 
 #include "tenet/config.hpp"
+#include "tenet/core.hpp"
 #include "tenet/interop/eigen.hpp"
 #include "tenet/interop/span.hpp"
 #if TENET_HAVE_DLPACK
