@@ -384,6 +384,8 @@ TEST_CASE("Hostile or malformed .npy input is an io_error naming the file and th
     header_error("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,)}", "int64");
     header_error("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296)}", "overflows");
     header_error("{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776,)}", "8796093022208 bytes");
+    // Empty, but the other dims' product (its strides) overflows: refused as NumPy refuses it.
+    header_error("{'descr': '<f4', 'fortran_order': False, 'shape': (0, 4294967296, 4294967296)}", "overflows");
     // A shape that claims more elements than the bytes present: both counts are named.
     header_error("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4)}", "needs 32 bytes of data but 24");
     // Bad magic, unknown versions, truncated prefixes and headers.

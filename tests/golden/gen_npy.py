@@ -133,7 +133,7 @@ def main():
         "# Written by tests/golden/gen_npy.py from the arrays NumPy saved; see its docstring.\n"
         + "\n".join(lines) + "\n")
 
-    # Valid seeds for the fuzzers (tests/fuzz/corpus/); the invalid seeds are made by hand there.
+    # Seeds for the fuzzers (tests/fuzz/corpus/): valid files NumPy wrote, and invalid ones.
     (CORPUS / "npy").mkdir(parents=True, exist_ok=True)
     (CORPUS / "npz").mkdir(parents=True, exist_ok=True)
     for name in ("f4_2x3.npy", "b1_F_2x3.npy", "be_f8_F_2x3.npy", "v2_f4_2x2.npy", "v3_i8_3.npy", "f8_0d.npy",
@@ -141,6 +141,59 @@ def main():
         (CORPUS / "npy" / f"valid_{name}").write_bytes((OUT / name).read_bytes())
     for name in ("named.npz", "default_names.npz", "compressed.npz"):
         (CORPUS / "npz" / f"valid_{name}").write_bytes((OUT / name).read_bytes())
+    write_invalid_seeds()
+
+
+def npy_bytes(header, data, major=1):
+    """A .npy file with a hand-written header (padded as NumPy pads)."""
+    h = header.encode("latin1")
+    lb = 2 if major == 1 else 4
+    pad = 64 - (6 + 2 + lb + len(h) + 1) % 64
+    h = h + b" " * (pad % 64) + b"\n"
+    return b"\x93NUMPY" + bytes([major, 0]) + len(h).to_bytes(lb, "little") + h + data
+
+
+def write_invalid_seeds():
+    f4 = np.arange(6, dtype="<f4").tobytes()
+    good = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }"
+    seeds = {
+        "bad_magic.npy": b"\x93NUMPX" + npy_bytes(good, f4)[6:],
+        "version_4.npy": npy_bytes(good, f4)[:6] + b"\x04\x00" + npy_bytes(good, f4)[8:],
+        "lying_shape.npy": npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (1024, 1024, 1024), }", f4),
+        "negative_dim.npy": npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (-2, 3), }", f4),
+        "overflow_shape.npy": npy_bytes(
+            "{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", f4),
+        # Found by the fuzzer: the strides of an empty shape overflowed.
+        "empty_overflow.npy": npy_bytes(
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 4294967296, 4294967296), }", b""),
+        "structured.npy": npy_bytes("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (6,), }", f4),
+        "object.npy": npy_bytes("{'descr': '|O', 'fortran_order': False, 'shape': (6,), }", f4),
+        "truncated.npy": npy_bytes(good, f4)[:-3],
+        "huge_header_len.npy": b"\x93NUMPY\x02\x00\xff\xff\xff\x7f{'descr'",
+        "bool_bytes.npy": npy_bytes("{'descr': '|b1', 'fortran_order': True, 'shape': (2, 2), }", b"\x00\x01\x02\xff"),
+    }
+    for name, data in seeds.items():
+        (CORPUS / "npy" / f"invalid_{name}").write_bytes(data)
+    import io
+    import zipfile
+
+    def npz(entries, method):
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", method) as z:
+            for name, data in entries:
+                z.writestr(name, data)
+        return buf.getvalue()
+
+    small = npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", f4[:8])
+    zseeds = {
+        "bomb.npz": npz([("a.npy", small + bytes(100000))], zipfile.ZIP_DEFLATED),
+        "lying_header.npz": npz([("a.npy", npy_bytes(
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (1000000000,), }", f4))], zipfile.ZIP_DEFLATED),
+        "not_npy_entry.npz": npz([("a.npy", small), ("notes.txt", b"hello")], zipfile.ZIP_STORED),
+        "duplicate_key.npz": npz([("a.npy", small), ("a", small)], zipfile.ZIP_STORED),
+    }
+    for name, data in zseeds.items():
+        (CORPUS / "npz" / f"invalid_{name}").write_bytes(data)
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@
 #include "tenet/core/dtype.hpp"
 #include "tenet/core/errors.hpp"
 #include "tenet/core/tensor.hpp"
+#include "tenet/core.hpp"  // the hook definitions, so that this header is enough on its own
 
 namespace tenet::inline TENET_ABI {
 
@@ -143,18 +144,15 @@ public:
         if (i_ != s_.size()) bad("unexpected text after the closing '}'");
         if (!have_descr || !have_order || !have_shape)
             bad("the header must have the keys 'descr', 'fortran_order' and 'shape'");
-        // The byte count, checked for overflow: product(shape) * itemsize must fit int64.
+        // The byte count, checked for overflow: product(shape) * itemsize must fit int64, and so
+        // must the product of the nonzero dims (the strides of an empty shape), as NumPy checks.
         int64_t bytes = h.dtype.itemsize();
-        bool overflow = false;
+        bool empty = false;
         for (int64_t d : h.shape) {
-            if (d == 0) {
-                bytes = 0;
-                overflow = false;
-                break;
-            }
-            overflow = overflow || __builtin_mul_overflow(bytes, d, &bytes);
+            if (d == 0) empty = true;
+            else if (__builtin_mul_overflow(bytes, d, &bytes)) bad("the shape's byte count overflows int64");
         }
-        if (overflow) bad("the shape's byte count overflows int64");
+        if (empty) bytes = 0;
         h.data_bytes = static_cast<uint64_t>(bytes);
     }
 
