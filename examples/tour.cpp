@@ -3,8 +3,17 @@
 // Each step mirrors a PyTorch snippet from the tutorials tenet follows; the output
 // is what PyTorch prints for the same tensors.
 
+#include <tenet/interop.hpp>  // Eigen maps, spans, DLPack
 #include <tenet/tenet.hpp>
+#if TENET_HAVE_LIBZIP
+#include <tenet/files.hpp>  // .npy, .npz, PyTorch's .pt (needs libzip)
+#endif
+#if TENET_HAVE_HDF5
+#include <tenet/hdf5.hpp>  // HDF5 datasets (needs HDF5's C library)
+#endif
 
+#include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 using namespace tenet;
@@ -12,6 +21,7 @@ using namespace tenet::indexing;
 
 static void section(const char* title) { std::cout << "\n== " << title << " ==\n"; }
 static void autograd_section();
+static void interop_and_files_section();
 
 int main() {
     std::cout << "tenet " << version() << "\n";
@@ -210,6 +220,9 @@ int main() {
     section("Autograd");
     autograd_section();
 
+    section("Interop and files");
+    interop_and_files_section();
+
     section("Devices");
     // This tour is compiled by the host compiler: CUDA tensors need a translation unit built by
     // nvcc (examples/devices.cpp shows them). The idiom picks whatever is there.
@@ -261,4 +274,48 @@ static void autograd_section() {
     }
     std::cout << "detach: " << w.detach().requires_grad() << ", same storage: " << (w.detach().data_ptr() == w.data_ptr())
               << "\n";
+}
+
+static void interop_and_files_section() {
+    // Print options, as torch.set_printoptions (process-wide); the guard restores them.
+    {
+        PrintOptionsGuard two_digits({.precision = 2});
+        std::cout << tensor({1.12345, 2.5}) << "\n";
+    }
+    // Eigen sees the tensor's memory with its strides (as t.numpy() in the seeds): writes through
+    // either side are seen by the other. from_eigen is torch.from_numpy's counterpart.
+    Tensor<float> a = arange(6).to<float>().reshape({2, 3});
+    auto m = to_eigen(a.t());  // a 3x2 map of the transposed view, no copy
+    m(2, 1) = 50.0f;
+    std::cout << a << "\n";
+    Eigen::MatrixXd e(2, 2);
+    e << 1, 2, 3, 4;  // column-major: the tensor gets strides [1, 2]
+    Tensor<double> shared = from_eigen(e);
+    e(0, 1) = -2;
+    std::cout << shared << " strides " << shared.strides() << "\n";
+#if TENET_HAVE_DLPACK
+    // DLPack: the zero-copy exchange every framework speaks (torch.utils.dlpack).
+    Tensor<float> back = from_dlpack<float>(to_dlpack(a));
+    std::cout << "from_dlpack(to_dlpack(a)) shares a's memory: " << std::boolalpha
+              << (back.data_ptr() == a.data_ptr()) << "\n";
+#endif
+    const auto dir = std::filesystem::temp_directory_path();
+#if TENET_HAVE_LIBZIP
+    // NumPy's files, and PyTorch's own: torch.load reads what tenet::save wrote, and back.
+    const std::string npy = (dir / "tenet_tour.npy").string(), pt = (dir / "tenet_tour.pt").string();
+    save_npy(npy, a);  // np.load(npy) gives the same array
+    std::cout << load_npy<float>(npy) << "\n";
+    save(std::vector<std::pair<std::string, TensorBase>>{{"weight", a}, {"bias", zeros({3})}}, pt);
+    for (const auto& [name, t] : load_state_dict(pt)) std::cout << name << ": " << t.sizes() << "\n";
+    std::remove(npy.c_str());
+    std::remove(pt.c_str());
+#endif
+#if TENET_HAVE_HDF5
+    // HDF5: a chunked, compressed dataset; a hyperslab reads only what it selects.
+    const std::string h5 = (dir / "tenet_tour.h5").string();
+    std::remove(h5.c_str());
+    save_h5(h5, "train/x", arange(600).to<float>().view({20, 30}), H5Options{.chunks = {10, 10}, .compression = 4});
+    std::cout << load_h5(h5, "train/x", {Slice(2, 8, 2), Slice(None, 5)}).as<float>() << "\n";
+    std::remove(h5.c_str());
+#endif
 }
