@@ -463,6 +463,21 @@ TEST_CASE("ZipReader: exact reads, implausible sizes and non-archives are io_err
     r.read_into("stored", buf, 10);
     CHECK(std::string(buf, 10) == "0123456789");
     CHECK_THROWS_AS(r.read_into("stored", buf, 9), io_error);
+    char direct[16] = {};
+    r.read_stored_into("stored", direct, 10);  // straight from the file
+    CHECK(std::string(direct, 10) == "0123456789");
+    CHECK_THROWS_AS(r.read_stored_into("stored", direct, 11), io_error);
+    std::string all(5000, '\0');
+    r.read_stored_into("deflated", all.data(), 5000);  // compressed: through libzip
+    CHECK(all == std::string(5000, 'x'));
+    {
+        std::ifstream f(dir / "a.zip", std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        detail::ZipReader m(bytes.data(), bytes.size(), "memory");
+        char mem[16] = {};
+        m.read_stored_into("stored", mem, 10);
+        CHECK(std::string(mem, 10) == "0123456789");
+    }
     CHECK(r.read("deflated", 5000) == std::string(5000, 'x'));
     CHECK_THROWS_AS(r.read("deflated", 4999), io_error);
     CHECK_THROWS_AS(r.size("missing"), io_error);

@@ -14,7 +14,9 @@
 // loads such tensors without it). Backward hooks and the state_dict's `_metadata` (module
 // versions) are not kept: a tensor with hooks is refused; `_metadata` is read and dropped.
 // Records are read straight into the new storage and written straight from the tensors'
-// storages (no intermediate copy). Unlike torch.save, records are not padded to 64-byte
+// storages (no intermediate copy). The storage records' CRCs are not checked on load (torch.load
+// does not check them either, and the CRC costs more than the read); their sizes are, and so is
+// the CRC of data.pkl. Unlike torch.save, records are not padded to 64-byte
 // alignment (torch.load does not need it).
 
 #include "tenet/config.hpp"
@@ -85,7 +87,7 @@ inline IValue load(const ZipReader& zip) {
             fail<io_error>("load: ", file, ": storage '", key, "' (", pickle::storage_class(dtype), " of ", numel,
                            " elements, ", nbytes, " bytes) but its record ", entry, " holds ", real, " bytes");
         auto storage = detail::make_pooled<StorageImpl>(size_t(nbytes), Device(DeviceType::CPU));
-        zip.read_into(entry, storage->data(), uint64_t(nbytes));
+        zip.read_stored_into(entry, storage->data(), uint64_t(nbytes));  // no CRC: as torch.load
         return storage;
     };
     return pickle::Unpickler(pickle, "load: " + file + ": " + prefix + "data.pkl", loader).parse();

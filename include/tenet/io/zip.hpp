@@ -17,6 +17,9 @@
 #include <zip.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <memory>
 #include <cstdint>
 #include <deque>
 #include <filesystem>
@@ -56,7 +59,7 @@ public:
     }
     /// Opens the archive held in `data[0, size)`; `name` is used in messages.
     ZipReader(const void* data, size_t size, std::string name)
-        : name_(std::move(name)), archive_bytes_(size) {
+        : name_(std::move(name)), archive_bytes_(size), buffer_(static_cast<const unsigned char*>(data)), in_memory_(true) {
         zip_error_t err;
         zip_error_init(&err);
         zip_source_t* src = zip_source_buffer_create(size ? data : "", size, 0, &err);
@@ -161,7 +164,117 @@ public:
         return s;
     }
 
+    /// Reads a stored (uncompressed) entry's data into `dst[0, n)` straight from the archive,
+    /// without libzip's layers and WITHOUT checking its CRC (torch.load does not check it either;
+    /// the CRC costs more than the read itself): for large records whose size the caller has
+    /// checked. Sizes are checked as read_into() does. A compressed entry goes to read_into().
+    void read_stored_into(const std::string& entry, void* dst, uint64_t n) const {
+        zip_stat_t st;
+        zip_stat_init(&st);
+        const uint64_t declared = size(entry);  // also checks stored size == compressed size
+        if (declared != n)
+            fail<io_error>(name_, ": entry '", entry, "' holds ", declared, " bytes, expected ", n);
+        if (zip_stat_index(za_, locate(entry), 0, &st) != 0 || st.comp_method != ZIP_CM_STORE ||
+            (st.valid & ZIP_STAT_ENCRYPTION_METHOD && st.encryption_method != ZIP_EM_NONE))
+            return read_into(entry, dst, n);
+        const uint64_t at = data_offset(entry);
+        if (at > archive_bytes_ || n > archive_bytes_ - at)
+            fail<io_error>(name_, ": entry '", entry, "' reaches past the archive's end");
+        if (in_memory_) {
+            std::memcpy(dst, buffer_ + at, size_t(n));
+            return;
+        }
+        std::FILE* f = std::fopen(name_.c_str(), "rb");
+        if (!f) fail<io_error>(name_, ": cannot reopen to read entry '", entry, "'");
+        std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(f, &std::fclose);
+        std::setvbuf(f, nullptr, _IONBF, 0);  // large reads go straight into dst
+        if (fseeko(f, off_t(at), SEEK_SET) != 0 || std::fread(dst, 1, size_t(n), f) != size_t(n))
+            fail<io_error>(name_, ": entry '", entry, "' is truncated");
+    }
+
 private:
+    // Little-endian fields of the archive's own bytes (read from the buffer or the file).
+    bool raw_read(uint64_t at, void* dst, size_t n) const {
+        if (at > archive_bytes_ || n > archive_bytes_ - at) return false;
+        if (in_memory_) {
+            std::memcpy(dst, buffer_ + at, n);
+            return true;
+        }
+        std::FILE* f = std::fopen(name_.c_str(), "rb");
+        if (!f) return false;
+        const bool ok = fseeko(f, off_t(at), SEEK_SET) == 0 && std::fread(dst, 1, n, f) == n;
+        std::fclose(f);
+        return ok;
+    }
+    static uint64_t le(const unsigned char* p, int n) {
+        uint64_t v = 0;
+        for (int i = 0; i < n; ++i) v |= uint64_t(p[i]) << (8 * i);
+        return v;
+    }
+    // Where an entry's data starts: the central directory (zip64 too) gives its local header,
+    // whose name and extra lengths give the data. libzip has checked the archive's structure
+    // (ZIP_CHECKCONS); every offset here is still checked against the archive's length.
+    uint64_t data_offset(const std::string& entry) const {
+        if (offsets_.empty()) index_offsets();
+        auto it = offsets_.find(entry);
+        if (it == offsets_.end()) fail<io_error>(name_, ": entry '", entry, "' is not in the central directory");
+        unsigned char h[30];
+        if (!raw_read(it->second, h, 30) || le(h, 4) != 0x04034b50)
+            fail<io_error>(name_, ": entry '", entry, "': bad local header");
+        return it->second + 30 + le(h + 26, 2) + le(h + 28, 2);
+    }
+    void index_offsets() const {
+        auto bad = [&]() { fail<io_error>(name_, ": cannot read the central directory"); };
+        // The end record: in the last 22 + 65535 bytes.
+        const uint64_t tail_len = std::min<uint64_t>(archive_bytes_, 22 + 65535);
+        std::vector<unsigned char> tail(size_t(tail_len) + 1);
+        if (tail_len < 22 || !raw_read(archive_bytes_ - tail_len, tail.data(), size_t(tail_len))) bad();
+        size_t e = size_t(tail_len) - 22 + 1;
+        do {
+            --e;
+        } while (e > 0 && le(&tail[e], 4) != 0x06054b50);
+        if (le(&tail[e], 4) != 0x06054b50) bad();
+        const uint64_t eocd = archive_bytes_ - tail_len + e;
+        uint64_t count = le(&tail[e + 10], 2), cd_size = le(&tail[e + 12], 4), cd_at = le(&tail[e + 16], 4);
+        if (count == 0xffff || cd_size == 0xffffffff || cd_at == 0xffffffff) {
+            unsigned char loc[20], rec[56];  // zip64: the locator, then the zip64 end record
+            if (eocd < 20 || !raw_read(eocd - 20, loc, 20) || le(loc, 4) != 0x07064b50) bad();
+            if (!raw_read(le(loc + 8, 8), rec, 56) || le(rec, 4) != 0x06064b50) bad();
+            count = le(rec + 32, 8), cd_size = le(rec + 40, 8), cd_at = le(rec + 48, 8);
+        }
+        if (cd_at > archive_bytes_ || cd_size > archive_bytes_ - cd_at || count > cd_size / 46) bad();
+        std::vector<unsigned char> cd(static_cast<size_t>(cd_size));
+        if (!raw_read(cd_at, cd.data(), cd.size())) bad();
+        size_t p = 0;
+        for (uint64_t i = 0; i < count; ++i) {
+            if (cd.size() - p < 46 || le(&cd[p], 4) != 0x02014b50) bad();
+            const size_t nl = size_t(le(&cd[p + 28], 2)), xl = size_t(le(&cd[p + 30], 2)), cl = size_t(le(&cd[p + 32], 2));
+            if (cd.size() - p - 46 < nl + xl + cl) bad();
+            std::string nm(reinterpret_cast<const char*>(&cd[p + 46]), nl);
+            uint64_t at = le(&cd[p + 42], 4);
+            if (at == 0xffffffff) {  // in the zip64 extra field, after the sizes that are also 0xffffffff
+                size_t x = p + 46 + nl, x_end = x + xl;
+                bool found = false;
+                while (!found && x_end - x >= 4) {
+                    const size_t id = size_t(le(&cd[x], 2)), len = size_t(le(&cd[x + 2], 2));
+                    if (x_end - x - 4 < len) bad();
+                    if (id == 1) {
+                        size_t k = x + 4;
+                        if (le(&cd[p + 24], 4) == 0xffffffff) k += 8;
+                        if (le(&cd[p + 20], 4) == 0xffffffff) k += 8;
+                        if (k + 8 > x + 4 + len) bad();
+                        at = le(&cd[k], 8);
+                        found = true;
+                    }
+                    x += 4 + len;
+                }
+                if (!found) bad();
+            }
+            offsets_.emplace(std::move(nm), at);  // first of duplicate names wins, as in index()
+            p += 46 + nl + xl + cl;
+        }
+    }
+
     void index() {
         const zip_int64_t count = zip_get_num_entries(za_, 0);
         if (count < 0) fail<io_error>(name_, ": cannot list the archive: ", zip_strerror(za_));
@@ -186,6 +299,9 @@ private:
     zip_t* za_ = nullptr;
     std::vector<std::string> names_;
     std::unordered_map<std::string, zip_uint64_t> where_;
+    const unsigned char* buffer_ = nullptr;  // the archive's bytes, when read from memory
+    bool in_memory_ = false;
+    mutable std::unordered_map<std::string, uint64_t> offsets_;  // local header offsets, on first use
 };
 
 /// A zip archive being written to `path` (created or truncated at close()). Entries are added
