@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tenet needs to build, test and benchmark — only those missing.
+# NumPy and h5py let the tests check that Python reads what tenet writes (PyTorch's check runs
+# where python3-torch is installed; it is not installed here: it is large).
 # Runs as root (as on CI); as another user it lists what is missing and fails.
 set -euo pipefail
 
 packages=(cmake make g++ catch2 libeigen3-dev libopenblas-dev libhwy-dev ccache libbenchmark-dev
-          libzip-dev libhdf5-dev libdlpack-dev)
+          libzip-dev libhdf5-dev libdlpack-dev python3-numpy python3-h5py)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "setup.sh: not a Debian-like system; make sure these (or equivalents) are installed:" \
