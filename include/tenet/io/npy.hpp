@@ -506,7 +506,8 @@ inline void save_npy(const std::string& path, const TensorBase& tensor) {
 /// tensor stay in this process's memory and never reach the file; the tensor's storage owns the
 /// mapping and unmaps it when the last tensor sharing it goes. A big-endian file, or one whose
 /// data is not aligned for its dtype (NumPy's own files always are), is read and converted
-/// instead of mapped.
+/// instead of mapped. As with any mapping (and NumPy's), the file must not be truncated while a
+/// tensor maps it.
 inline TensorBase load_npy(const std::string& path, bool mmap = false) {
     namespace npy = detail::npy;
     const char* op = "load_npy";
