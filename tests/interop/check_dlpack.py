@@ -1,6 +1,9 @@
 """DLPack exchange between real PyTorch and tenet, through ctypes and tests/interop/dlpack_pycheck.cpp.
 
-    python3 check_dlpack.py path/to/libtenet_dlpack_pycheck.so
+    python3 check_dlpack.py path/to/libtenet_dlpack_pycheck.so [--device cuda]
+
+With --device cuda the same checks run on PyTorch CUDA tensors (kDLCUDA), for a library built
+by nvcc with tenet's CUDA backend; the device is synchronized after each call into tenet.
 
 PyTorch's capsules (torch.utils.dlpack.to_dlpack) go into tenet's from_dlpack, which doubles the
 elements in place, exports a transposed view, or exports a fresh tensor of row sums; tenet's
@@ -14,6 +17,7 @@ import torch
 import torch.utils.dlpack as tdl
 
 lib = ctypes.CDLL(sys.argv[1])
+device = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--device" else "cpu"
 for name in ("tenet_dlpack_transpose", "tenet_dlpack_row_sums"):
     getattr(lib, name).argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p, ctypes.c_size_t]
     getattr(lib, name).restype = ctypes.c_int
@@ -43,6 +47,8 @@ def call(fn, x, *out):
     ptr = api.PyCapsule_GetPointer(capsule, b"dltensor")
     err = ctypes.create_string_buffer(512)
     rc = fn(ptr, *out, err, len(err))
+    if device != "cpu":
+        torch.cuda.synchronize()
     if rc in (0, 2):  # tenet took ownership: the capsule must not call the deleter again
         api.PyCapsule_SetName(capsule, b"used_dltensor")
     if rc != 0:
@@ -60,13 +66,13 @@ dtypes = [torch.float32, torch.float64, torch.float16, torch.bfloat16,
 
 
 def layouts(dtype):
-    base = torch.arange(24).to(dtype).reshape(4, 6)
+    base = torch.arange(24).to(dtype).reshape(4, 6).to(device)
     return {
         "contiguous": base.clone(),
         "transposed": base.clone().t(),
         "sliced with offset and steps": base.clone()[1:, ::2],
-        "0-d": torch.tensor(5).to(dtype),
-        "empty": torch.zeros(0, 3, dtype=dtype),
+        "0-d": torch.tensor(5).to(dtype).to(device),
+        "empty": torch.zeros(0, 3, dtype=dtype, device=device),
     }
 
 
@@ -100,20 +106,22 @@ for dtype in dtypes:
                     check(torch.equal(y, keep), f"transpose {what}: values after the original died")
 
 for dtype in (torch.float32, torch.int32, torch.float16):
-    x = torch.arange(12).to(dtype).reshape(3, 4).t()[:, 1:]  # non-contiguous input
-    for ex, label in ((x, "strided"), (torch.arange(3).to(dtype).expand(2, 3), "expanded (stride 0)")):
+    x = torch.arange(12).to(dtype).reshape(3, 4).t()[:, 1:].to(device)  # non-contiguous input
+    expanded = torch.arange(3).to(dtype).to(device).expand(2, 3)
+    for ex, label in ((x, "strided"), (expanded, "expanded (stride 0)")):
         out = ctypes.c_void_p()
         rc = call(lib.tenet_dlpack_row_sums, ex, ctypes.byref(out))
         check(rc == 0, f"row sums {dtype} {label}: rc {rc}")
         if rc == 0:
             s = from_tenet(out.value)  # memory allocated by tenet, freed by the capsule's deleter
-            check(s.dtype == torch.float64 and torch.equal(s, ex.double().sum(-1)), f"row sums {dtype} {label}: {s}")
+            check(s.dtype == torch.float64 and s.device == ex.device and torch.equal(s, ex.double().sum(-1)),
+                  f"row sums {dtype} {label}: {s}")
 
 # What tenet refuses comes back as an error, and the capsule keeps (and later frees) the tensor.
-rc = call(lib.tenet_dlpack_double, torch.zeros(2, dtype=torch.complex64))
+rc = call(lib.tenet_dlpack_double, torch.zeros(2, dtype=torch.complex64, device=device))
 check(rc == 1, f"complex64: expected tenet to refuse it (rc 1), got rc {rc}")
 
 if failures:
     print(f"{len(failures)} check(s) failed")
     sys.exit(1)
-print("dlpack with PyTorch: ok")
+print(f"dlpack with PyTorch ({device}): ok")
