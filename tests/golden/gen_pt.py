@@ -99,7 +99,9 @@ def rewrite(src, dst, pickle_edit=None, record_edit=None, drop=None):
                 data = pickle_edit(data)
             if record_edit and "/data/" in info.filename:
                 data = record_edit(info.filename, data)
-            zout.writestr(info.filename.replace(src[:-3] + "/", dst[:-3] + "/", 1), data)
+            # A fixed date: the files are the same at every run.
+            out = zipfile.ZipInfo(info.filename.replace(src[:-3] + "/", dst[:-3] + "/", 1), (1980, 1, 1, 0, 0, 0))
+            zout.writestr(out, data)
 
 
 def binunicode(s):
@@ -178,6 +180,10 @@ def main():
     m.lines.append("E protocol4.pt protocol 4")
     rewrite("src.pt", "truncated_pickle.pt", pickle_edit=lambda b: b[:40])
     m.lines.append("E truncated_pickle.pt truncated")
+    (OUT / "src.pt").unlink()
+    torch.save(torch.tensor([True, False]), OUT / "src.pt")
+    rewrite("src.pt", "bad_bool.pt", record_edit=lambda n, d: b"\x01\x50")
+    m.lines.append("E bad_bool.pt BoolStorage 80")
     (OUT / "src.pt").unlink()
 
     (OUT / "expected.txt").write_text("\n".join(m.lines) + "\n")

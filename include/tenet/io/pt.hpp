@@ -88,6 +88,14 @@ inline IValue load(const ZipReader& zip) {
                            " elements, ", nbytes, " bytes) but its record ", entry, " holds ", real, " bytes");
         auto storage = detail::make_pooled<StorageImpl>(size_t(nbytes), Device(DeviceType::CPU));
         zip.read_stored_into(entry, storage->data(), uint64_t(nbytes));  // no CRC: as torch.load
+        if (dtype.scalar_type() == ScalarType::Bool) {
+            // A bool is the byte 0 or 1; any other byte would be undefined behaviour when read.
+            const auto* b = static_cast<const unsigned char*>(storage->data());
+            for (int64_t i = 0; i < nbytes; ++i)
+                if (b[i] > 1)
+                    fail<io_error>("load: ", file, ": storage '", key, "' (BoolStorage) holds the byte ", int(b[i]),
+                                   " at element ", i, " (a bool must be 0 or 1)");
+        }
         return storage;
     };
     return pickle::Unpickler(pickle, "load: " + file + ": " + prefix + "data.pkl", loader).parse();
