@@ -445,6 +445,11 @@ TEST_CASE("the unpickler is a bounded interpreter: hostile pickles are io_errors
     CHECK(unpickle_error(head + "K\x00K\x02K\x02\x86K\x03K\x01\x86"s + tail).find("outside") != std::string::npos);
     CHECK(unpickle_error(head + "K\x00K\x04\x85J\xff\xff\xff\xff\x85"s + tail).find("stride") != std::string::npos);
     CHECK(unpickle(head + "K\x04K\x00\x85K\x01\x85"s + tail).toTensor().numel() == 0);
+    // An expanded view (stride 0) whose element count overflows int64.
+    CHECK(unpickle_error(head + "K\x00\x8a\x08\x00\x00\x00\x00\x00\x00\x00\x40\x8a\x08\x00\x00\x00\x00\x00\x00\x00\x40\x86K\x00K\x00\x86"s + tail)
+              .find("outside") != std::string::npos);
+    // An expanded view that fits: a valid tensor of 2^40 elements over one element.
+    CHECK(unpickle(head + "K\x00\x8a\x06\x00\x00\x00\x00\x00\x01\x85K\x00\x85"s + tail).toTensor().numel() == (int64_t(1) << 40));
     CHECK(unpickle_error(head + "K\x05K\x00\x85K\x01\x85"s + tail).find("outside") != std::string::npos);
 }
 

@@ -559,6 +559,8 @@ private:
             empty = empty || sizes[d] == 0;
         }
         bool overflow = false;
+        int64_t numel = 1;  // must fit int64 too (an expanded view's may not, with stride 0)
+        for (int64_t n : sizes) overflow = overflow || __builtin_mul_overflow(numel, n, &numel);
         if (!empty)
             for (size_t d = 0; d < sizes.size(); ++d) {
                 int64_t step = 0;
