@@ -177,7 +177,8 @@ public:
         if (zip_stat_index(za_, locate(entry), 0, &st) != 0 || st.comp_method != ZIP_CM_STORE ||
             (st.valid & ZIP_STAT_ENCRYPTION_METHOD && st.encryption_method != ZIP_EM_NONE))
             return read_into(entry, dst, n);
-        const uint64_t at = data_offset(entry);
+        uint64_t at = 0;
+        if (!data_offset(entry, at)) return read_into(entry, dst, n);  // an unusual layout: libzip's way
         if (at > archive_bytes_ || n > archive_bytes_ - at)
             fail<io_error>(name_, ": entry '", entry, "' reaches past the archive's end");
         if (in_memory_) {
@@ -214,14 +215,23 @@ private:
     // Where an entry's data starts: the central directory (zip64 too) gives its local header,
     // whose name and extra lengths give the data. libzip has checked the archive's structure
     // (ZIP_CHECKCONS); every offset here is still checked against the archive's length.
-    uint64_t data_offset(const std::string& entry) const {
-        if (offsets_.empty()) index_offsets();
+    // False when the entry cannot be found that way (a name libzip converted from another
+    // encoding, data before the archive): the caller then reads through libzip.
+    bool data_offset(const std::string& entry, uint64_t& at) const {
+        if (offsets_.empty() && !offsets_failed_) {
+            try {
+                index_offsets();
+            } catch (const io_error&) {
+                offsets_.clear();
+                offsets_failed_ = true;
+            }
+        }
         auto it = offsets_.find(entry);
-        if (it == offsets_.end()) fail<io_error>(name_, ": entry '", entry, "' is not in the central directory");
+        if (it == offsets_.end()) return false;
         unsigned char h[30];
-        if (!raw_read(it->second, h, 30) || le(h, 4) != 0x04034b50)
-            fail<io_error>(name_, ": entry '", entry, "': bad local header");
-        return it->second + 30 + le(h + 26, 2) + le(h + 28, 2);
+        if (!raw_read(it->second, h, 30) || le(h, 4) != 0x04034b50) return false;
+        at = it->second + 30 + le(h + 26, 2) + le(h + 28, 2);
+        return true;
     }
     void index_offsets() const {
         auto bad = [&]() { fail<io_error>(name_, ": cannot read the central directory"); };
@@ -302,6 +312,7 @@ private:
     const unsigned char* buffer_ = nullptr;  // the archive's bytes, when read from memory
     bool in_memory_ = false;
     mutable std::unordered_map<std::string, uint64_t> offsets_;  // local header offsets, on first use
+    mutable bool offsets_failed_ = false;
 };
 
 /// A zip archive being written to `path` (created or truncated at close()). Entries are added
