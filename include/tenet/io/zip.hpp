@@ -181,6 +181,7 @@ public:
         if (!data_offset(entry, at)) return read_into(entry, dst, n);  // an unusual layout: libzip's way
         if (at > archive_bytes_ || n > archive_bytes_ - at)
             fail<io_error>(name_, ": entry '", entry, "' reaches past the archive's end");
+        if (n == 0) return;  // dst may be null (an empty storage)
         if (in_memory_) {
             std::memcpy(dst, buffer_ + at, size_t(n));
             return;
@@ -197,6 +198,7 @@ private:
     // Little-endian fields of the archive's own bytes (read from the buffer or the file).
     bool raw_read(uint64_t at, void* dst, size_t n) const {
         if (at > archive_bytes_ || n > archive_bytes_ - at) return false;
+        if (n == 0) return true;  // dst may be null (an empty vector's data())
         if (in_memory_) {
             std::memcpy(dst, buffer_ + at, n);
             return true;
