@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "golden_data.hpp"
+#include "../golden_data.hpp"
 
 using namespace tenet;
 namespace fs = std::filesystem;

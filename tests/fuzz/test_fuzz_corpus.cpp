@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "golden_data.hpp"
+#include "../golden_data.hpp"
 
 extern "C" int tenet_fuzz_npy(const uint8_t* data, size_t size);
 #if TENET_HAVE_LIBZIP

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "golden_data.hpp"
+#include "../golden_data.hpp"
 
 using namespace tenet;
 namespace fs = std::filesystem;

@@ -13,8 +13,6 @@
 #error "<tenet/io/npz.hpp> needs libzip (Debian libzip-dev); see cmake/tenetFiles.cmake"
 #endif
 
-#include <zip.h>
-
 #include <cstdint>
 #include <cstring>
 #include <set>
@@ -29,63 +27,6 @@ namespace tenet::inline TENET_ABI {
 
 namespace detail::npz {
 
-/// Reads the first bytes of an archive's entries (a .npy header) without inflating the rest.
-/// ZipReader reads whole entries only, so this opens the archive a second time through libzip.
-class PrefixReader {
-public:
-    explicit PrefixReader(const std::string& path) : name_(path) {
-        int code = 0;
-        za_ = zip_open(path.c_str(), ZIP_RDONLY, &code);
-        if (!za_) fail<io_error>("load_npz: ", name_, ": cannot open as a zip archive: ", zip_message(code));
-    }
-    PrefixReader(const void* data, size_t size, std::string name) : name_(std::move(name)) {
-        zip_error_t err;
-        zip_error_init(&err);
-        zip_source_t* src = zip_source_buffer_create(size ? data : "", size, 0, &err);
-        if (src) {
-            za_ = zip_open_from_source(src, ZIP_RDONLY, &err);
-            if (!za_) zip_source_free(src);  // not taken over on failure
-        }
-        if (!za_) {
-            const std::string m = zip_error_strerror(&err);
-            zip_error_fini(&err);
-            fail<io_error>("load_npz: ", name_, ": cannot open as a zip archive: ", m);
-        }
-        zip_error_fini(&err);
-    }
-    PrefixReader(const PrefixReader&) = delete;
-    PrefixReader& operator=(const PrefixReader&) = delete;
-    ~PrefixReader() {
-        if (za_) zip_discard(za_);
-    }
-
-    /// Up to `n` bytes from the start of entry `index` (fewer when its data is shorter). Read in
-    /// small chunks, so the memory used follows the bytes actually inflated, not `n`.
-    std::string read(uint64_t index, const std::string& entry, uint64_t n) const {
-        zip_file_t* f = zip_fopen_index(za_, index, 0);
-        if (!f) fail<io_error>("load_npz: ", name_, ": entry '", entry, "': cannot open: ", zip_strerror(za_));
-        std::string out;
-        char chunk[4096];
-        while (out.size() < n) {
-            const auto want = static_cast<zip_uint64_t>(std::min<uint64_t>(n - out.size(), sizeof chunk));
-            const zip_int64_t got = zip_fread(f, chunk, want);
-            if (got < 0) {
-                const std::string m = zip_file_strerror(f);
-                zip_fclose(f);
-                fail<io_error>("load_npz: ", name_, ": entry '", entry, "': read failed: ", m);
-            }
-            if (got == 0) break;
-            out.append(chunk, static_cast<size_t>(got));
-        }
-        zip_fclose(f);  // a partial read: the CRC is checked by the full read that follows
-        return out;
-    }
-
-private:
-    std::string name_;
-    zip_t* za_ = nullptr;
-};
-
 /// The key np.load gives an entry: its name without a trailing ".npy".
 inline std::string key_of(const std::string& entry) {
     const std::string suffix = ".npy";
@@ -94,24 +35,22 @@ inline std::string key_of(const std::string& entry) {
     return entry;
 }
 
-/// Reads every entry of an archive; `zr` and `pr` are the same archive.
-inline std::vector<std::pair<std::string, TensorBase>> read_all(const ZipReader& zr, const PrefixReader& pr,
-                                                                const std::string& archive) {
+/// Reads every entry of an archive.
+inline std::vector<std::pair<std::string, TensorBase>> read_all(const ZipReader& zr, const std::string& archive) {
     const char* op = "load_npz";
     std::vector<std::pair<std::string, TensorBase>> out;
     std::set<std::string> keys;
     const auto& names = zr.names();
-    for (size_t i = 0; i < names.size(); ++i) {
-        const std::string& entry = names[i];
+    for (const std::string& entry : names) {
         const std::string where = archive + ": entry '" + entry + "'";
         const std::string key = key_of(entry);
         if (!keys.insert(key).second) fail<io_error>(op, ": ", archive, ": two entries have the key '", key, "'");
         const uint64_t declared = zr.size(entry);
         // The header, from a prefix of the entry: its length fields, then the whole header.
-        const std::string head = pr.read(i, entry, std::min<uint64_t>(declared, 12));
+        const std::string head = zr.read_prefix(entry, std::min<uint64_t>(declared, 12));
         const npy::Prefix p = npy::parse_prefix(reinterpret_cast<const unsigned char*>(head.data()), head.size(),
                                                 declared, where, op);
-        const std::string text = pr.read(i, entry, p.prefix_len + p.header_len);
+        const std::string text = zr.read_prefix(entry, p.prefix_len + p.header_len);
         const npy::Header h =
             npy::parse_header(reinterpret_cast<const unsigned char*>(text.data()), text.size(), declared, where, op);
         npy::check_data_present(h, declared - h.data_offset, where, op);
@@ -166,8 +105,7 @@ namespace detail {
 inline std::vector<std::pair<std::string, TensorBase>> parse_npz(const void* data, size_t size,
                                                                  const std::string& name) {
     const ZipReader zr(data, size, name);
-    const npz::PrefixReader pr(data, size, name);
-    return npz::read_all(zr, pr, name);
+    return npz::read_all(zr, name);
 }
 
 }  // namespace detail
@@ -191,8 +129,7 @@ inline void savez_compressed(const std::string& path, const std::vector<std::pai
 /// io_error naming it otherwise); the tensors are host tensors read as load_npy reads them.
 inline std::vector<std::pair<std::string, TensorBase>> load_npz(const std::string& path) {
     const detail::ZipReader zr(path);
-    const detail::npz::PrefixReader pr(path);
-    return detail::npz::read_all(zr, pr, path);
+    return detail::npz::read_all(zr, path);
 }
 
 }  // namespace tenet

@@ -152,6 +152,30 @@ public:
             fail<io_error>(name_, ": entry '", entry, "': error at close (CRC?)");
     }
 
+    /// Up to `n` bytes from the start of the entry (fewer when its data is shorter), without
+    /// reading the rest: a file's header before its size is trusted (an .npz entry's .npy
+    /// header). Read in small chunks, so the memory used follows the bytes actually inflated,
+    /// never `n`. The CRC is not checked (the entry is not read to its end).
+    std::string read_prefix(const std::string& entry, uint64_t n) const {
+        zip_file_t* f = zip_fopen_index(za_, locate(entry), 0);
+        if (!f) fail<io_error>(name_, ": entry '", entry, "': cannot open: ", zip_strerror(za_));
+        std::string out;
+        char chunk[4096];
+        while (out.size() < n) {
+            const auto want = static_cast<zip_uint64_t>(std::min<uint64_t>(n - out.size(), sizeof chunk));
+            const zip_int64_t got = zip_fread(f, chunk, want);
+            if (got < 0) {
+                const std::string m = zip_file_strerror(f);
+                zip_fclose(f);
+                fail<io_error>(name_, ": entry '", entry, "': read failed: ", m);
+            }
+            if (got == 0) break;
+            out.append(chunk, static_cast<size_t>(got));
+        }
+        zip_fclose(f);
+        return out;
+    }
+
     /// Reads a small entry (a header, a pickle) whole; io_error if it declares more than
     /// `max_bytes`.
     std::string read(const std::string& entry, uint64_t max_bytes) const {
