@@ -133,7 +133,7 @@ auto from_eigen(E&& m) {
     }
 }
 
-/// The name for from_eigen (the same function): `tensor_from(map)`.
+/// Another name for from_eigen (the same function): `tensor_from(map)`.
 template <class E>
     requires std::is_base_of_v<Eigen::DenseBase<std::remove_cvref_t<E>>, std::remove_cvref_t<E>>
 auto tensor_from(E&& m) {
