@@ -2,7 +2,7 @@
 """Reads the .pt files that tests/files/test_pt.cpp's [python-check] case wrote with tenet::save
 into DIR, with real torch.load (PyTorch 1.13), and compares them with values recomputed here.
 
-The rule (also in test_pt.cpp): element i of a base tensor of n elements, in row-major order, is
+The rule (also in tests/files/base_tensor.hpp): element i of a base tensor of n elements, in row-major order, is
 bool: i % 2 == 1; uint8: i; other integers: i - 3; floats: (i - 3) * 0.5.
 
     tensor_f32.pt      base float32 (3, 4)

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "../golden_data.hpp"
+#include "base_tensor.hpp"
 
 using namespace tenet;
 namespace fs = std::filesystem;
@@ -126,21 +127,7 @@ std::string f4_bytes(std::initializer_list<float> v) {
     return s;
 }
 
-/// The python-check rule (also in check_npy.py): element i of a base tensor of n elements is
-/// bool: i % 2 == 1; uint8: i; other integers: i - 3; floats: (i - 3) * 0.5.
-TensorBase base_tensor(DType dtype, const IntArray& sizes) {
-    return visit_dtype(dtype, [&]<class U>(dtype_t<U>) -> TensorBase {
-        Tensor<U> t = empty<U>(sizes);
-        U* p = t.data_ptr();
-        for (int64_t i = 0; i < t.numel(); ++i) {
-            if constexpr (std::is_same_v<U, bool>) p[i] = i % 2 == 1;
-            else if constexpr (std::is_same_v<U, uint8_t>) p[i] = static_cast<uint8_t>(i);
-            else if constexpr (std::is_integral_v<U>) p[i] = static_cast<U>(i - 3);
-            else p[i] = convert<U>((static_cast<double>(i) - 3) * 0.5);
-        }
-        return t;
-    });
-}
+using python_check::base_tensor;
 
 const std::vector<DType> kNumpyDtypes = {kBool,  kUInt8,   kInt8,    kInt16,  kInt32,
                                          kInt64, kFloat16, kFloat32, kFloat64};
