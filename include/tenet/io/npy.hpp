@@ -46,6 +46,7 @@ inline constexpr size_t kMagicLen = 6;
 inline constexpr size_t kAlign = 64;               // NumPy's ARRAY_ALIGN
 inline constexpr size_t kGrowthAxisMaxDigits = 21;  // NumPy's GROWTH_AXIS_MAX_DIGITS
 inline constexpr size_t kMaxShownHeader = 300;      // header text quoted in an error message
+inline constexpr size_t kMaxDims = 64;  // NumPy 1.24 holds at most 32; tenet's other loaders stop at 64
 
 /// What a header says.
 struct Header {
@@ -217,6 +218,7 @@ private:
             return dims;
         }
         for (;;) {
+            if (dims.size() == kMaxDims) bad("more than 64 dimensions");
             dims.push_back(integer());
             ws();
             if (peek() == ')') {
@@ -409,6 +411,9 @@ inline std::string shape_repr(const IntArray& shape) {
 /// spaces and a newline up to a multiple of 64 bytes; version 1.0 when the header length fits
 /// 16 bits, else 2.0.
 inline std::string make_header(DType dtype, bool fortran_order, const IntArray& shape, const char* op) {
+    if (shape.size() > kMaxDims)
+        fail<shape_error>(op, ": a tensor of ", shape.size(), " dimensions; .npy files hold at most ", kMaxDims,
+                          " here (NumPy: 32)");
     std::string dict = "{'descr': '" + descr_of(dtype, op) + "', 'fortran_order': " +
                        (fortran_order ? "True" : "False") + ", 'shape': " + shape_repr(shape) + ", }";
     if (!shape.empty()) {

@@ -58,11 +58,14 @@ inline std::vector<std::pair<std::string, TensorBase>> read_all(const ZipReader&
         if (declared != needed)
             fail<io_error>(op, ": ", where, " declares ", declared, " bytes but its .npy header (shape ", h.shape,
                            ", descr '", h.descr, "') needs ", needed);
-        // Header and data straight into the storage (read_into checks the length and CRC), then
-        // the data moved to the front.
+        // Header and data straight into one block (read_into checks the length and CRC), then
+        // the data moved to the front. The storage covers the data alone (what a .pt save of the
+        // tensor writes), and gives the whole block back to the allocator.
+        void* block = host_allocator().allocate(static_cast<size_t>(needed));
         auto impl = TensorImplPtr::make();
-        impl->storage = make_pooled<StorageImpl>(static_cast<size_t>(needed), Device(DeviceType::CPU));
-        auto* bytes = static_cast<unsigned char*>(impl->storage->data());
+        impl->storage = make_pooled<StorageImpl>(block, static_cast<size_t>(h.data_bytes), Device(DeviceType::CPU),
+                                                 [needed](void* p) { host_allocator().deallocate(p, size_t(needed)); });
+        auto* bytes = static_cast<unsigned char*>(block);
         zr.read_into(entry, bytes, needed);
         if (h.data_bytes) std::memmove(bytes, bytes + h.data_offset, h.data_bytes);
         impl->set_geometry(h.shape, npy::file_strides(h));

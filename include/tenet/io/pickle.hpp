@@ -73,8 +73,10 @@ public:
     IValue(int64_t v) : tag_(Tag::Int), int_(v) {}  // NOLINT
     IValue(int v) : tag_(Tag::Int), int_(v) {}  // NOLINT
     IValue(double v) : tag_(Tag::Double), double_(v) {}  // NOLINT
-    IValue(std::string v) : tag_(Tag::String), string_(std::move(v)) {}  // NOLINT
-    IValue(const char* v) : tag_(Tag::String), string_(v) {}  // NOLINT
+    // Strings are shared, as Python's are: the unpickler's DUP, PUT and GET copy values, and a
+    // copied 64 MiB string must not be 64 MiB more.
+    IValue(std::string v) : tag_(Tag::String), string_(std::make_shared<const std::string>(std::move(v))) {}  // NOLINT
+    IValue(const char* v) : tag_(Tag::String), string_(std::make_shared<const std::string>(v)) {}  // NOLINT
     IValue(TensorBase v) : tag_(Tag::Tensor), tensor_(std::move(v)) {  // NOLINT
         if (!tensor_.defined()) detail::fail<value_error>("IValue: an undefined tensor");
     }
@@ -102,7 +104,7 @@ public:
     bool toBool() const { return expect(Tag::Bool), int_ != 0; }
     int64_t toInt() const { return expect(Tag::Int), int_; }
     double toDouble() const { return expect(Tag::Double), double_; }
-    const std::string& toStringRef() const { return expect(Tag::String), string_; }
+    const std::string& toStringRef() const { return expect(Tag::String), *string_; }
     const TensorBase& toTensor() const { return expect(Tag::Tensor), tensor_; }
     const std::vector<IValue>& toList() const { return expect(Tag::List), seq_->items; }
     /// A tuple's elements.
@@ -161,7 +163,7 @@ private:
     Tag tag_ = Tag::None;
     int64_t int_ = 0;
     double double_ = 0;
-    std::string string_;
+    std::shared_ptr<const std::string> string_;
     TensorBase tensor_;
     std::shared_ptr<SeqBox> seq_;
     std::shared_ptr<DictBox> dict_;
@@ -300,8 +302,10 @@ inline const char* opcode_name(uint8_t op) {
 /// Reads one pickle. `name` names it in messages ("file.pt: archive/data.pkl").
 class Unpickler {
 public:
-    static constexpr size_t kMaxStack = size_t(1) << 22;
-    static constexpr size_t kMaxMemo = size_t(1) << 22;
+    // A few hundred bytes an entry at most: together bounded to a few hundred MiB, whatever the
+    // (up to 1 GiB) pickle says; a checkpoint's pickle needs thousands.
+    static constexpr size_t kMaxStack = size_t(1) << 20;
+    static constexpr size_t kMaxMemo = size_t(1) << 20;
 
     Unpickler(std::string_view bytes, std::string name, StorageLoader loader)
         : p_(reinterpret_cast<const uint8_t*>(bytes.data())),

@@ -55,7 +55,7 @@ public:
         int code = 0;
         za_ = zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &code);
         if (!za_) fail<io_error>(name_, ": cannot open as a zip archive: ", zip_message(code));
-        index();
+        index_or_discard();
     }
     /// Opens the archive held in `data[0, size)`; `name` is used in messages.
     ZipReader(const void* data, size_t size, std::string name)
@@ -76,7 +76,7 @@ public:
             fail<io_error>(name_, ": cannot open as a zip archive: ", m);
         }
         zip_error_fini(&err);
-        index();
+        index_or_discard();
     }
     ZipReader(const ZipReader&) = delete;
     ZipReader& operator=(const ZipReader&) = delete;
@@ -117,6 +117,7 @@ public:
         if (declared != n)
             fail<io_error>(name_, ": entry '", entry, "' holds ", declared, " bytes, expected ",
                            n);
+        charge(entry, n);
         zip_file_t* f = zip_fopen_index(za_, locate(entry), 0);
         if (!f) fail<io_error>(name_, ": entry '", entry, "': cannot open: ", zip_strerror(za_));
         struct Closer {
@@ -159,20 +160,16 @@ public:
     std::string read_prefix(const std::string& entry, uint64_t n) const {
         zip_file_t* f = zip_fopen_index(za_, locate(entry), 0);
         if (!f) fail<io_error>(name_, ": entry '", entry, "': cannot open: ", zip_strerror(za_));
+        const std::unique_ptr<zip_file_t, int (*)(zip_file_t*)> closer(f, &zip_fclose);
         std::string out;
         char chunk[4096];
         while (out.size() < n) {
             const auto want = static_cast<zip_uint64_t>(std::min<uint64_t>(n - out.size(), sizeof chunk));
             const zip_int64_t got = zip_fread(f, chunk, want);
-            if (got < 0) {
-                const std::string m = zip_file_strerror(f);
-                zip_fclose(f);
-                fail<io_error>(name_, ": entry '", entry, "': read failed: ", m);
-            }
+            if (got < 0) fail<io_error>(name_, ": entry '", entry, "': read failed: ", zip_file_strerror(f));
             if (got == 0) break;
             out.append(chunk, static_cast<size_t>(got));
         }
-        zip_fclose(f);
         return out;
     }
 
@@ -205,6 +202,7 @@ public:
         if (!data_offset(entry, at)) return read_into(entry, dst, n);  // an unusual layout: libzip's way
         if (at > archive_bytes_ || n > archive_bytes_ - at)
             fail<io_error>(name_, ": entry '", entry, "' reaches past the archive's end");
+        charge(entry, n);
         if (n == 0) return;  // dst may be null (an empty storage)
         if (in_memory_) {
             std::memcpy(dst, buffer_ + at, size_t(n));
@@ -311,6 +309,16 @@ private:
         }
     }
 
+    // The constructors' last step: a throw there (a bad name, no memory) must not leak za_.
+    void index_or_discard() {
+        try {
+            index();
+        } catch (...) {
+            zip_discard(za_);
+            za_ = nullptr;
+            throw;
+        }
+    }
     void index() {
         const zip_int64_t count = zip_get_num_entries(za_, 0);
         if (count < 0) fail<io_error>(name_, ": cannot list the archive: ", zip_strerror(za_));
@@ -339,6 +347,24 @@ private:
     bool in_memory_ = false;
     mutable std::unordered_map<std::string, uint64_t> offsets_;  // local header offsets, on first use
     mutable bool offsets_failed_ = false;
+    mutable uint64_t stored_read_ = 0, inflated_read_ = 0;  // what charge() has let through
+
+    /// Counts the bytes about to be read from an entry against what the archive can hold: the
+    /// stored entries' data at most the archive's length, everything at most deflate's 1032:1 of
+    /// it. Each entry passes size()'s check alone; entries whose data overlap (a stored entry
+    /// inside another's data) would otherwise let a small file allocate many times its size.
+    void charge(const std::string& entry, uint64_t n) const {
+        zip_stat_t st;
+        zip_stat_init(&st);
+        const bool stored = zip_stat_index(za_, locate(entry), 0, &st) == 0 && (st.valid & ZIP_STAT_COMP_METHOD) &&
+                            st.comp_method == ZIP_CM_STORE;
+        uint64_t& total = stored ? stored_read_ : inflated_read_;
+        const uint64_t limit = stored ? archive_bytes_ : (archive_bytes_ + 1) * 1032;
+        if (n > limit || total > limit - n)
+            fail<io_error>(name_, ": entry '", entry, "': the entries read hold more than an archive of ", archive_bytes_,
+                           " bytes can (", stored ? "stored" : "deflated", " entries overlapping?)");
+        total += n;
+    }
 };
 
 /// A zip archive being written to `path` (created or truncated at close()). Entries are added
