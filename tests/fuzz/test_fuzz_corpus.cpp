@@ -1,6 +1,6 @@
 // The fuzzers' committed corpora, replayed as unit tests: every input in tests/fuzz/corpus/<format>/
-// goes through its harness (tests/fuzz/fuzz_<format>.cpp, compiled into this binary with its
-// entry point renamed tenet_fuzz_<format>; tests/CMakeLists.txt). A harness swallows tenet's own
+// goes through its harness (tests/fuzz/fuzz_<format>.cpp, included below with its entry point
+// renamed tenet_fuzz_<format>). A harness swallows tenet's own
 // exceptions (the clear errors a bad file must raise); anything else that escapes fails the
 // case, and under ASan + UBSan (CI's sanitizer stage) so does any bad read, leak or undefined
 // behaviour. bench/fuzz.sh runs the fuzzers themselves.
@@ -16,13 +16,22 @@
 
 #include "../golden_data.hpp"
 
-extern "C" int tenet_fuzz_npy(const uint8_t* data, size_t size);
+// Each harness is compiled here, its entry point renamed: one TU for the four, not four.
+#define LLVMFuzzerTestOneInput tenet_fuzz_npy
+#include "fuzz_npy.cpp"
+#undef LLVMFuzzerTestOneInput
 #if TENET_HAVE_LIBZIP
-extern "C" int tenet_fuzz_npz(const uint8_t* data, size_t size);
-extern "C" int tenet_fuzz_pt(const uint8_t* data, size_t size);
+#define LLVMFuzzerTestOneInput tenet_fuzz_npz
+#include "fuzz_npz.cpp"
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput tenet_fuzz_pt
+#include "fuzz_pt.cpp"
+#undef LLVMFuzzerTestOneInput
 #endif
 #if TENET_HAVE_DLPACK
-extern "C" int tenet_fuzz_dlpack(const uint8_t* data, size_t size);
+#define LLVMFuzzerTestOneInput tenet_fuzz_dlpack
+#include "fuzz_dlpack.cpp"
+#undef LLVMFuzzerTestOneInput
 #endif
 
 namespace {
