@@ -6,15 +6,9 @@
 
 #include "tenet/tenet.hpp"
 
-using Catch::Matchers::Contains;
+#include "../require_throws.hpp"
 
-// The exception type and the message, checked on two evaluations of `expr` (Catch2 v2's
-// REQUIRE_THROWS_MATCHES wants an exception matcher; Contains is a string matcher).
-#define TENET_REQUIRE_THROWS(expr, type, matcher) \
-    do {                                          \
-        REQUIRE_THROWS_AS(expr, type);            \
-        REQUIRE_THROWS_WITH(expr, matcher);       \
-    } while (false)
+using Catch::Matchers::Contains;
 using namespace tenet::indexing;
 
 TEST_CASE("errors: view") {

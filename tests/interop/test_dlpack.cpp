@@ -12,14 +12,11 @@
 #include "tenet/tenet.hpp"
 #include "tenet/interop.hpp"
 
+#include "../require_throws.hpp"
+
 using Catch::Matchers::Contains;
 using namespace tenet::indexing;
 
-#define TENET_REQUIRE_THROWS(expr, type, matcher) \
-    do {                                          \
-        REQUIRE_THROWS_AS(expr, type);            \
-        REQUIRE_THROWS_WITH(expr, matcher);       \
-    } while (false)
 
 namespace {
 
