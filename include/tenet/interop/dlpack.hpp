@@ -252,7 +252,7 @@ inline DLManagedTensor* to_dlpack(const TensorBase& t) {
         ctx->dims[kMaxDims + i] = t.strides()[i];
     }
     DLTensor& dl = ctx->managed.dl_tensor;
-    dl.data = static_cast<char*>(ctx->storage->data()) + t.storage_offset() * t.itemsize();
+    dl.data = detail::first_byte(t);
     const Device device = t.device();
     dl.device = device.is_cpu() ? DLDevice{kDLCPU, 0} : DLDevice{kDLCUDA, device.index()};
     dl.ndim = static_cast<int>(n);

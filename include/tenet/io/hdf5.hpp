@@ -292,14 +292,10 @@ inline TensorBase host_contiguous(const TensorBase& t) {
     });
 }
 
-inline void* host_data(const TensorBase& t) {
-    return static_cast<char*>(t.impl().storage->data()) + t.storage_offset() * t.itemsize();
-}
-
 /// After reading into a bool tensor's bytes: every byte must be 0 or 1 (HDF5 writes 0xff for an
 /// enum value that is no member).
 inline void check_bools(const TensorBase& t, const Where& w) {
-    const auto* bytes = static_cast<const unsigned char*>(host_data(t));
+    const auto* bytes = static_cast<const unsigned char*>(first_byte(t));
     for (int64_t i = 0; i < t.numel(); ++i)
         if (bytes[i] > 1) w.fail("bool element ", i, " is neither FALSE nor TRUE");
 }
@@ -443,7 +439,7 @@ inline TensorBase read_dataset(const std::string& path, const std::string& name,
     } else {
         mem_space = w.check(H5Scopy(space.get()), H5Sclose, "H5Scopy");
     }
-    w.check(H5Dread(dset.get(), mem_type.get(), mem_space.get(), space.get(), H5P_DEFAULT, host_data(out)),
+    w.check(H5Dread(dset.get(), mem_type.get(), mem_space.get(), space.get(), H5P_DEFAULT, first_byte(out)),
             "H5Dread");
     if (*dtype == ScalarType::Bool) check_bools(out, w);
     return out;
@@ -505,7 +501,7 @@ inline H5Attribute read_attribute(hid_t attr, const Where& w) {
     TensorBase out(make_contiguous_impl(dims, *dtype, Device(DeviceType::CPU)));
     if (out.numel() == 0) return out;
     Id mem = hdf5_type(*dtype, false, w);
-    w.check(H5Aread(attr, mem.get(), host_data(out)), "H5Aread");
+    w.check(H5Aread(attr, mem.get(), first_byte(out)), "H5Aread");
     if (*dtype == ScalarType::Bool) check_bools(out, w);
     return out;
 }
@@ -572,7 +568,7 @@ inline void save_h5(const std::string& path, const std::string& dataset, const T
                       H5Dclose, "H5Dcreate2");
     if (data.numel() > 0) {
         Id mem_type = hdf5_type(data.dtype().scalar_type(), false, w);
-        w.check(H5Dwrite(dset.get(), mem_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, detail::h5::host_data(data)),
+        w.check(H5Dwrite(dset.get(), mem_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, detail::first_byte(data)),
                 "H5Dwrite");
     }
     w.check(dset.close(), "H5Dclose");
@@ -651,7 +647,7 @@ inline void set_h5_attribute(const std::string& path, const std::string& object,
         type = hdf5_type(t.dtype().scalar_type(), true, w);
         mem_type = hdf5_type(t.dtype().scalar_type(), false, w);
         data = host_contiguous(t);
-        space = space_of(data.sizes(), w), buffer = data.numel() > 0 ? host_data(data) : nullptr;
+        space = space_of(data.sizes(), w), buffer = data.numel() > 0 ? detail::first_byte(data) : nullptr;
     }
     const htri_t present = H5Aexists(obj.get(), name.c_str());
     if (present < 0) w.fail_hdf5("H5Aexists failed");

@@ -352,10 +352,6 @@ inline TensorBase make_tensor(const Header& h) {
     return TensorBase(make_dense_impl(h.shape, file_strides(h), h.dtype, Device(DeviceType::CPU)));
 }
 
-inline void* tensor_bytes(const TensorBase& t) {
-    return static_cast<char*>(t.impl().storage->data()) + t.storage_offset() * t.itemsize();
-}
-
 /// A file descriptor closed on scope exit.
 struct Fd {
     int fd = -1;
@@ -477,8 +473,8 @@ inline TensorBase parse_npy(const void* data, size_t size, const std::string& na
     const npy::Header h = npy::parse_header(p, size, size, name, op);
     npy::check_data_present(h, size - h.data_offset, name, op);
     TensorBase t = npy::make_tensor(h);
-    if (h.data_bytes) std::memcpy(npy::tensor_bytes(t), p + h.data_offset, h.data_bytes);
-    npy::fix_elements(h, npy::tensor_bytes(t));
+    if (h.data_bytes) std::memcpy(first_byte(t), p + h.data_offset, h.data_bytes);
+    npy::fix_elements(h, first_byte(t));
     return t;
 }
 
@@ -498,7 +494,7 @@ inline void save_npy(const std::string& path, const TensorBase& tensor) {
     detail::npy::Fd fd{::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
     if (fd.fd < 0) detail::fail<io_error>(op, ": cannot open ", path, " for writing: ", std::strerror(errno));
     detail::npy::write_all(fd.fd, header.data(), header.size(), path, op);
-    detail::npy::write_all(fd.fd, detail::npy::tensor_bytes(t), static_cast<uint64_t>(t.nbytes()), path, op);
+    detail::npy::write_all(fd.fd, detail::first_byte(t), static_cast<uint64_t>(t.nbytes()), path, op);
     const int rc = ::close(std::exchange(fd.fd, -1));
     if (rc != 0) detail::fail<io_error>(op, ": ", path, ": close failed: ", std::strerror(errno));
 }
@@ -557,9 +553,9 @@ inline TensorBase load_npy(const std::string& path, bool mmap = false) {
         return TensorBase(std::move(impl));
     }
     TensorBase t = npy::make_tensor(h);
-    if (npy::pread_all(fd.fd, npy::tensor_bytes(t), h.data_bytes, h.data_offset, path, op) != h.data_bytes)
+    if (npy::pread_all(fd.fd, detail::first_byte(t), h.data_bytes, h.data_offset, path, op) != h.data_bytes)
         detail::fail<io_error>(op, ": ", path, ": the file shrank while being read");
-    npy::fix_elements(h, npy::tensor_bytes(t));
+    npy::fix_elements(h, detail::first_byte(t));
     return t;
 }
 

@@ -93,7 +93,7 @@ inline void write_all(const std::string& path, const std::vector<std::pair<std::
         std::string entry;
         entry.reserve(header.size() + static_cast<size_t>(t.nbytes()));
         entry += header;
-        entry.append(static_cast<const char*>(npy::tensor_bytes(t)), static_cast<size_t>(t.nbytes()));
+        entry.append(static_cast<const char*>(first_byte(t)), static_cast<size_t>(t.nbytes()));
         zw.add_copy(key + ".npy", std::move(entry), compress);
     }
     zw.close();
