@@ -72,30 +72,63 @@ Tensor<V> prod_gradient(const Tensor<V>& x, const Tensor<V>& y, const Tensor<V>&
     return Tensor<V>(where(x == 0, where(zeros == 1, g * others, 0), g * y / x));
 }
 
-/// The p-norms' gradient (p = 0 has none: handled by the node), in PyTorch's forms: below p = 2
-/// as sign(x) |x|^(p-1), and below p = 1 as g |x|^(p-1) y^(1-p) with 0 at zero elements, so a
-/// zero element (or a zero norm) has gradient 0, not 0 * inf.
+/// The p-norms' gradient (p = 0 has none: handled by the node). PyTorch writes it in four forms
+/// (p = 1, p = 2, p < 2 as sign(x) |x|^(p-1) / y^(p-1), p > 2 as x |x|^(p-2) / y^(p-1), and below
+/// p = 1 with 0 at zero elements); all are g sign(x) (|x| / y)^(p-1) with 0 where x or the norm
+/// is 0 (so 0, not 0 * inf). One expression for every finite p: each distinct expression costs
+/// every program that differentiates a norm its own compiled backward.
 template <class V>
 Tensor<V> norm_gradient(const Tensor<V>& x, const Tensor<V>& y, const Tensor<V>& g, const IntArray& dims, double p) {
-    if (p == 1) return Tensor<V>(g * sign(x));
     if (std::isinf(p)) return Tensor<V>(sign(x) * share_evenly(abs(x) == y, g, dims));
-    if (p == 2) return Tensor<V>(where(y == 0, 0, g * x / y));
-    if (p < 1) return Tensor<V>(where(x == 0, 0, g * sign(x) * pow(abs(x), p - 1) * pow(y, 1 - p)));
-    if (p < 2) return Tensor<V>(where(y == 0, 0, g * sign(x) * pow(abs(x), p - 1) / pow(y, p - 1)));
-    return Tensor<V>(where(y == 0, 0, g * x * pow(abs(x), p - 2) / pow(y, p - 1)));
+    return Tensor<V>(where(logical_or(x == 0, y == 0), 0, g * sign(x) * pow(abs(x) / y, p - 1)));
 }
 
-/// d(result)/d(input) * grad for a reduction with a value result.
+/// A reduction's gradient with respect to its input, from the input x, the result y and the
+/// incoming gradient g (y and g broadcast to x's shape), the reduced dims, the order p (norms;
+/// var and std: the correction) and n, the elements folded into each result.
+template <class V>
+using ReductionGradient = Tensor<V> (*)(const Tensor<V>& x, const Tensor<V>& y, const Tensor<V>& g,
+                                        const IntArray& dims, double p, double n);
+
+/// Reduction K's gradient: its row's DERIVATIVE (ops/reductions.def), or norm_gradient. One
+/// function per (K, V), taken by address where K is recorded, so a program compiles the
+/// formulas of the reductions it differentiates and no others, once each, whatever the input
+/// expressions.
+template <detail::ReduceKind K, class V>
+Tensor<V> reduction_gradient(const Tensor<V>& x, const Tensor<V>& y, const Tensor<V>& g, const IntArray& dims,
+                             double p, double n) {
+    using Kind = detail::ReduceKind;
+    [[maybe_unused]] const double correction = p;
+    using M [[maybe_unused]] = double;
+    (void)x, (void)y, (void)g, (void)dims, (void)n;
+    if constexpr (K == Kind::Norm) {
+        return norm_gradient(x, y, g, dims, p);
+    }
+#define TENET_REDUCTION(NAME, Reducer, DTYPES, DERIVATIVE, BACKWARD_ALL, BACKWARD_DIMS) \
+    else if constexpr (K == Kind::NAME) {                                                \
+        return row_gradient<V>([&] { return DERIVATIVE; });                             \
+    }
+#define TENET_CORRECTED_REDUCTION(NAME, Reducer, DERIVATIVE, BACKWARD) \
+    TENET_REDUCTION(NAME, Reducer, floating_dtype, DERIVATIVE, BACKWARD, BACKWARD)
+#include "tenet/ops/reductions.def"
+    else {
+        static_assert(K == Kind::Norm, "reduction_gradient: a ReduceKind with no row in ops/reductions.def");
+    }
+}
+
+/// d(result)/d(input) * grad for a reduction with a value result. Only the input's walk back
+/// to its leaves depends on the expression E; the formula is a ReductionGradient, chosen by the
+/// caller (null: no gradient, as the 0-"norm").
 template <class V, class E>
 struct ValueReductionNode final : Node {
-    ValueReductionNode(const E& e, const Tensor<V>& result, const detail::ReducePlan& plan, detail::ReduceKind k,
-                       double p_, const char* n)
+    ValueReductionNode(const E& e, const Tensor<V>& result, const detail::ReducePlan& plan,
+                       ReductionGradient<V> gradient_, double p_, const char* n)
         : saved(e, n),
           out(result.detach()),  // no autograd state: saving the node's own output makes no cycle
           out_version(SavedVersion::save(out)),
           dims(reduced_dims(plan)),
           keep(keepdim_shape(plan)),
-          kind(k),
+          gradient(gradient_),
           p(p_) {
         next_edges = leaf_edges(e, std::make_index_sequence<E::num_leaves>{});
     }
@@ -104,12 +137,13 @@ struct ValueReductionNode final : Node {
         const E& e = saved.unpack();
         out_version.check(saved.name, E::num_leaves);
         // The 0-"norm" counts non-zeros: PyTorch gives no gradient at all (grad stays undefined).
-        if (kind == detail::ReduceKind::Norm && p == 0) return GradientList(next_edges.size());
+        if (gradient == nullptr) return GradientList(next_edges.size());
         const IntArray& shape = saved.shape;
         const Tensor<V> x = e;  // the input, evaluated again
         const Tensor<V> g = Tensor<V>(grad.impl_ptr()).contiguous().view(keep).expand(shape);
         const Tensor<V> y = out.contiguous().view(keep).expand(shape);
-        return leaf_gradients(e, expr::Leaf<V>(input_gradient(x, y, g)), next_edges, shape,
+        const double n = static_cast<double>(x.numel()) / static_cast<double>(std::max<int64_t>(out.numel(), 1));
+        return leaf_gradients(e, expr::Leaf<V>(gradient(x, y, g, dims, p, n)), next_edges, shape,
                               std::make_index_sequence<E::num_leaves>{});
     }
     void release_variables() override {
@@ -117,31 +151,11 @@ struct ValueReductionNode final : Node {
         out = Tensor<V>();
     }
 
-    Tensor<V> input_gradient(const Tensor<V>& x, const Tensor<V>& y, const Tensor<V>& g) const {
-        using K = detail::ReduceKind;
-        if (kind == K::Norm) return norm_gradient(x, y, g, dims, p);
-        const double n = static_cast<double>(x.numel()) / static_cast<double>(std::max<int64_t>(out.numel(), 1));
-        const double correction = p;
-        (void)n, (void)correction;
-        using M = double;
-        switch (kind) {
-            // Each row's DERIVATIVE (ops/reductions.def), with x, y, g, dims, n and correction.
-#define TENET_REDUCTION(NAME, Reducer, DTYPES, DERIVATIVE, BACKWARD_ALL, BACKWARD_DIMS) \
-    case K::NAME:                                                                      \
-        return row_gradient<V>([&] { return DERIVATIVE; });
-#define TENET_CORRECTED_REDUCTION(NAME, Reducer, DERIVATIVE, BACKWARD) \
-    TENET_REDUCTION(NAME, Reducer, floating_dtype, DERIVATIVE, BACKWARD, BACKWARD)
-#include "tenet/ops/reductions.def"
-            case K::Norm: break;
-        }
-        return {};
-    }
-
     SavedExpression<E> saved;
     Tensor<V> out;
     SavedVersion out_version;
     IntArray dims, keep;
-    detail::ReduceKind kind;
+    ReductionGradient<V> gradient;
     double p;
 };
 
@@ -182,16 +196,17 @@ struct IndexReductionNode final : Node {
 
 namespace tenet::inline TENET_ABI::detail {
 
-template <class X, class R>
-void record_value_reduction(const X& x, const Tensor<R>& result, const ReducePlan& plan, ReduceKind kind, double p,
-                            const char* name) {
+template <ReduceKind K, class X, class R>
+void record_value_reduction(const X& x, const Tensor<R>& result, const ReducePlan& plan, double p, const char* name) {
     if constexpr (FloatingElement<R> && std::is_same_v<R, typename expr::node_t<X>::value_type>) {
         if (!autograd::GradMode::is_enabled()) return;
         const auto e = expr::as_node(x);
         if (!autograd::any_leaf_requires_grad(e)) return;
         using E = std::remove_cvref_t<decltype(e)>;
         autograd::set_history(result,
-                              detail::make_pooled<autograd::ValueReductionNode<R, E>>(e, result, plan, kind, p, name));
+                              detail::make_pooled<autograd::ValueReductionNode<R, E>>(
+                                  e, result, plan, K == ReduceKind::Norm && p == 0 ? nullptr : &autograd::reduction_gradient<K, R>,
+                                  p, name));
     }
 }
 

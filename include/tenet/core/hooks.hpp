@@ -98,9 +98,8 @@ std::string autograd_repr(const Tensor<T>& t);
 template <class X, class R>
 void record_reduction(const X& x, const Tensor<R>& result, const ReducePlan& plan, bool mean);
 /// Records prod, amax/amin/max/min over all elements, and the norms.
-template <class X, class R>
-void record_value_reduction(const X& x, const Tensor<R>& result, const ReducePlan& plan, ReduceKind kind, double p,
-                            const char* name);
+template <ReduceKind K, class X, class R>
+void record_value_reduction(const X& x, const Tensor<R>& result, const ReducePlan& plan, double p, const char* name);
 /// Records max(dim)/min(dim) (values with their indices).
 template <class X, class V>
 void record_index_reduction(const X& x, const Tensor<V>& values, const Tensor<int64_t>& indices, int64_t dim,

@@ -54,8 +54,8 @@ std::string autograd_repr(const Tensor<T>&) {
 
 template <class X, class R>
 void record_reduction(const X&, const Tensor<R>&, const ReducePlan&, bool) {}
-template <class X, class R>
-void record_value_reduction(const X&, const Tensor<R>&, const ReducePlan&, ReduceKind, double, const char*) {}
+template <ReduceKind K, class X, class R>
+void record_value_reduction(const X&, const Tensor<R>&, const ReducePlan&, double, const char*) {}
 template <class X, class V>
 void record_index_reduction(const X&, const Tensor<V>&, const Tensor<int64_t>&, int64_t, bool, const char*) {}
 template <class V, class X>

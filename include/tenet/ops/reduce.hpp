@@ -150,7 +150,7 @@ auto reduce_extremum(const X& x, const char* op) {
         const ReducePlan p = plan_reduction(e.shape(), std::nullopt, false, op);
         check_nonempty_reduction<value_error>(p, op);
         auto result = reduce_values(e, ExtremumOp<V, K == ReduceKind::amax>{}, p, op);
-        record_value_reduction(e, result, p, K, 0.0, K == ReduceKind::amax ? "MaxBackward1" : "MinBackward1");
+        record_value_reduction<K>(e, result, p, 0.0, K == ReduceKind::amax ? "MaxBackward1" : "MinBackward1");
         return result;
     });
 }
@@ -232,7 +232,7 @@ auto norm_impl(const X& x, double p, const std::optional<IntArray>& dims, bool k
     return with_node(x, op, [&](const auto& e) {
         const ReducePlan plan = plan_reduction(e.shape(), dims, keepdim, op);
         auto result = norm_values(e, p, plan, op, vector_norm);
-        record_value_reduction(e, result, plan, ReduceKind::Norm, p,
+        record_value_reduction<ReduceKind::Norm>(e, result, plan, p,
                                vector_norm ? "LinalgVectorNormBackward0" : "NormBackward1");
         return result;
     });
@@ -307,7 +307,7 @@ auto reduce_row(const X& x, const std::optional<IntArray>& dims, bool keepdim, d
             if constexpr (Row::fused_sum)
                 record_reduction(e, result, plan, K == ReduceKind::mean);
             else
-                record_value_reduction(e, result, plan, K, correction, plan.all ? Row::backward_all : Row::backward_dims);
+                record_value_reduction<K>(e, result, plan, correction, plan.all ? Row::backward_all : Row::backward_dims);
             return result;
         });
     }
@@ -335,7 +335,7 @@ auto moments_and_mean(const X& x, const std::optional<IntArray>& dims, double co
             }
             moment = on_device_of(e, std::move(moment));
             average = on_device_of(e, std::move(average));
-            record_value_reduction(e, moment, plan, K, correction, Row::backward_all);
+            record_value_reduction<K>(e, moment, plan, correction, Row::backward_all);
             record_reduction(e, average, plan, true);
             return std::tuple<Tensor<V>, Tensor<V>>(std::move(moment), std::move(average));
         });
