@@ -1,11 +1,15 @@
 #pragma once
-// Where the golden tests put their inputs. The host by default; tests/device/ compiles the
-// same PyTorch-generated cases with TENET_TEST_DEVICE defined as "cuda", so every case also
-// runs on the device (on a GPU, or on Thrust's OpenMP emulation of one in CI).
+// Where the golden tests put their inputs. The placed files (tests/CMakeLists.txt) are compiled
+// into the emulated device binary where it is built, whose TUs evaluate on the host and on the
+// device both: one compile serves both placements, chosen at run time by TENET_TEST_PLACEMENT
+// ("cpu" or "cuda"; ctest registers each of those files once for each). Without the variable, the
+// binary's own placement: TENET_TEST_DEVICE, "cuda" in the device binaries, else "cpu".
 
 #include <catch2/catch.hpp>
 
 #include <tenet/tenet.hpp>
+
+#include <cstdlib>
 
 #ifndef TENET_TEST_DEVICE
 #define TENET_TEST_DEVICE "cpu"
@@ -14,7 +18,13 @@
 namespace placement {
 
 /// The device the cases run on.
-inline tenet::Device device() { return tenet::Device(TENET_TEST_DEVICE); }
+inline tenet::Device device() {
+    static const tenet::Device chosen = [] {
+        const char* placement = std::getenv("TENET_TEST_PLACEMENT");
+        return tenet::Device(placement != nullptr && *placement != '\0' ? placement : TENET_TEST_DEVICE);
+    }();
+    return chosen;
+}
 
 /// t moved to the test device (t itself on the host).
 template <class T>

@@ -1,6 +1,6 @@
-// Element-wise binary and ternary ops (expr/binary_ops.hpp): golden values from real
-// PyTorch (tests/golden/gen_binary.py -> binary_cases.inc), result dtypes, in-place and
-// compound forms, fusion, aliasing and errors.
+// Element-wise binary and ternary ops (expr/binary_ops.hpp): result dtypes, in-place and
+// compound forms, fusion, aliasing and errors. The PyTorch-generated cases are in
+// test_binary_golden.cpp.
 #include "binary_check.hpp"
 
 #include <bit>
@@ -20,14 +20,6 @@ namespace {
 int64_t allocations() { return host_allocator().stats().allocations; }
 
 }  // namespace
-
-TEST_CASE("binary: golden values and dtypes from PyTorch") {
-    using namespace binary_case;
-#include "binary_cases.inc"
-}
-
-#undef BIN_CASE
-#undef BIN_INPUT
 
 TEST_CASE("binary: result dtypes follow PyTorch promotion") {
     auto i64 = arange(3);
