@@ -53,12 +53,12 @@ int64_t ulp_distance(F a, F b) {
 }
 
 /// Ops whose float results are not exactly PyTorch's (libm, FMA in PyTorch's kernels).
-bool approximate(const std::string& label) {
+inline bool approximate(const std::string& label) {
     for (const char* p : {"pow", "atan2", "hypot", "lerp", "add alpha", "sub alpha", "where"})
         if (label.rfind(p, 0) == 0) return true;
     return false;
 }
-bool zero_sign_free(const std::string& label) {  // PyTorch's own vector/scalar paths disagree on +-0
+inline bool zero_sign_free(const std::string& label) {  // PyTorch's own vector/scalar paths disagree on +-0
     return label.rfind("maximum", 0) == 0 || label.rfind("minimum", 0) == 0;
 }
 
