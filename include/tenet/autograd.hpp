@@ -13,6 +13,7 @@
 
 #include "tenet/autograd/node.hpp"
 #include "tenet/autograd/engine.hpp"
+#include "tenet/autograd/accumulate_hooks.hpp"
 #include "tenet/autograd/grad.hpp"
 #include "tenet/autograd/gradcheck.hpp"
 #include "tenet/autograd/graphviz.hpp"

@@ -93,6 +93,8 @@ struct AccumulateGrad final : Node {
 
 private:
     AutogradMeta& check(const TensorBase& grad);
+    /// Calls the leaf's post-accumulate-grad hooks (autograd/accumulate_hooks.hpp) with it.
+    void run_post_accumulate_grad_hooks(AutogradMeta& m);
 };
 
 
@@ -170,15 +172,28 @@ TENET_FIXED AutogradMeta& AccumulateGrad::check(const TensorBase& grad) {
 
 TENET_FIXED GradientList AccumulateGrad::apply(const TensorBase& grad) {
     AutogradMeta& m = check(grad);
-    std::lock_guard lock(m.mutex);
-    if (!m.grad.defined()) {
-        // Kept as is when the engine holds the only reference, else copied.
-        m.grad = grad.impl_ptr().use_count() == 1 ? grad : dense_copy(grad);
-        return {};
+    {
+        std::lock_guard lock(m.mutex);
+        if (!m.grad.defined()) {
+            // Kept as is when the engine holds the only reference, else copied.
+            m.grad = grad.impl_ptr().use_count() == 1 ? grad : dense_copy(grad);
+        } else {
+            add_into(m.grad, grad);
+            m.grad.impl().storage->bump_version();
+        }
     }
-    add_into(m.grad, grad);
-    m.grad.impl().storage->bump_version();
+    run_post_accumulate_grad_hooks(m);
     return {};
+}
+
+TENET_FIXED void AccumulateGrad::run_post_accumulate_grad_hooks(AutogradMeta& m) {
+    decltype(m.post_accumulate_grad_hooks) hooks;
+    {
+        std::lock_guard lock(m.mutex);
+        if (m.post_accumulate_grad_hooks.empty()) return;
+        hooks = m.post_accumulate_grad_hooks;  // a hook may remove itself or register others
+    }
+    for (auto& [id, hook] : hooks) hook(variable);
 }
 
 TENET_FIXED GradientList AccumulateGrad::apply_with_graph(const GradientList& grads) {
@@ -192,11 +207,13 @@ TENET_FIXED GradientList AccumulateGrad::apply_with_graph(const GradientList& gr
             old = m.grad;
         }
         TensorBase next = old.defined() ? add_gradients(old, grads[0], true) : recorded_copy(grads[0]);
-        std::lock_guard lock(m.mutex);
-        if (m.grad.impl_ptr() == old.impl_ptr()) {
+        {
+            std::lock_guard lock(m.mutex);
+            if (m.grad.impl_ptr() != old.impl_ptr()) continue;
             m.grad = std::move(next);
-            return {};
         }
+        run_post_accumulate_grad_hooks(m);
+        return {};
     }
 }
 

@@ -10,6 +10,7 @@
 
 #include "tenet/config.hpp"
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -55,6 +56,10 @@ struct AutogradMeta {
     TensorBase grad;               ///< accumulated gradient (leaves)
     NodePtr grad_fn;               ///< the node that made this tensor; null for leaves
     std::weak_ptr<Node> grad_accumulator;  ///< a leaf's AccumulateGrad, while the graph holds it
+    /// A leaf's post-accumulate-grad hooks (register_post_accumulate_grad_hook), by id, in
+    /// registration order; guarded by mutex, called without it.
+    std::vector<std::pair<uint64_t, std::function<void(const TensorBase&)>>> post_accumulate_grad_hooks;
+    uint64_t next_hook_id = 0;
 };
 
 /// The sequence counter of this thread's tape.
