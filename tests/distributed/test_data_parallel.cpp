@@ -97,7 +97,7 @@ TEST_CASE("DistributedSampler splits a dataset across the ranks", "[distributed]
             std::multiset<int64_t> seen;
             int64_t per_rank = -1;
             for (int r = 0; r < replicas; ++r) {
-                dist::DistributedSampler sampler(size, replicas, r, shuffle, /*seed=*/3);
+                dist::DistributedSampler sampler(size, {.num_replicas = replicas, .rank = r, .shuffle = shuffle, .seed = 3});
                 const std::vector<int64_t> mine = sampler.indices();
                 CHECK(static_cast<int64_t>(mine.size()) == sampler.num_samples());
                 per_rank = sampler.num_samples();
@@ -107,11 +107,14 @@ TEST_CASE("DistributedSampler splits a dataset across the ranks", "[distributed]
             // Every index appears, and only padding repeats some.
             for (int64_t i = 0; i < size; ++i) CHECK(seen.count(i) >= 1);
             CHECK(static_cast<int64_t>(seen.size()) == (size == 0 ? 0 : per_rank * replicas));
-            dist::DistributedSampler dropping(size, replicas, 0, shuffle, 3, /*drop_last=*/true);
+            dist::DistributedSampler dropping(
+                size, {.num_replicas = replicas, .rank = 0, .shuffle = shuffle, .seed = 3, .drop_last = true});
             CHECK(dropping.num_samples() == size / replicas);
         }
-    dist::DistributedSampler a(100, 2, 0, true, 7), b(100, 2, 0, true, 7);
+    const dist::SamplerOptions options{.num_replicas = 2, .rank = 0, .seed = 7};
+    dist::DistributedSampler a(100, options), b(100, options);
     b.set_epoch(1);
     CHECK(a.indices() != b.indices());  // another epoch, another order
-    CHECK(a.indices() == dist::DistributedSampler(100, 2, 0, true, 7).indices());
+    CHECK(a.indices() == dist::DistributedSampler(100, options).indices());
+    CHECK(dist::DistributedSampler(10, {.shuffle = false}).num_samples() == (10 + dist::get_world_size() - 1) / dist::get_world_size());
 }

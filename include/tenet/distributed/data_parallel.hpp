@@ -236,27 +236,38 @@ private:
     std::vector<autograd::RemovableHandle> hooks_;
 };
 
+/// DistributedSampler's arguments (PyTorch's keyword arguments).
+struct SamplerOptions {
+    /// The number of ranks sharing the data and this one's rank: `group`'s when -1.
+    int num_replicas = -1;
+    int rank = -1;
+    bool shuffle = true;
+    uint64_t seed = 0;
+    bool drop_last = false;
+    Group group = {};
+};
+
 /// The share of a dataset of `size` samples that rank `rank` of `num_replicas` trains on
 /// (PyTorch's DistributedSampler): the indices, shuffled by `seed` + epoch when `shuffle`,
 /// padded by repeating the first ones to a multiple of num_replicas (or cut to one when
 /// drop_last), then every num_replicas-th from rank. The shuffled order is tenet's own
-/// permutation (randperm under a generator seeded seed + epoch), not PyTorch's.
+/// permutation (the same on every rank for one seed and epoch), not PyTorch's.
 class DistributedSampler {
 public:
-    DistributedSampler(int64_t size, int num_replicas, int rank, bool shuffle = true, uint64_t seed = 0,
-                       bool drop_last = false)
-        : size_(size), replicas_(num_replicas), rank_(rank), shuffle_(shuffle), seed_(seed), drop_last_(drop_last) {
+    explicit DistributedSampler(int64_t size, const SamplerOptions& options = {})
+        : size_(size),
+          replicas_(options.num_replicas >= 0 ? options.num_replicas : get_world_size(options.group)),
+          rank_(options.rank >= 0 ? options.rank : get_rank(options.group)),
+          shuffle_(options.shuffle),
+          seed_(options.seed),
+          drop_last_(options.drop_last) {
         if (size < 0) tenet::detail::fail<value_error>("DistributedSampler: negative dataset size ", size);
-        if (num_replicas <= 0)
-            tenet::detail::fail<value_error>("DistributedSampler: num_replicas must be positive, got ", num_replicas);
-        if (rank < 0 || rank >= num_replicas)
-            tenet::detail::fail<value_error>("DistributedSampler: Invalid rank ", rank,
-                                             ", rank should be in the interval [0, ", num_replicas - 1, "]");
+        if (replicas_ <= 0)
+            tenet::detail::fail<value_error>("DistributedSampler: num_replicas must be positive, got ", replicas_);
+        if (rank_ < 0 || rank_ >= replicas_)
+            tenet::detail::fail<value_error>("DistributedSampler: Invalid rank ", rank_,
+                                             ", rank should be in the interval [0, ", replicas_ - 1, "]");
     }
-    /// The group's size and this process's rank in it.
-    explicit DistributedSampler(int64_t size, const Group& group = {}, bool shuffle = true, uint64_t seed = 0,
-                                bool drop_last = false)
-        : DistributedSampler(size, get_world_size(group), get_rank(group), shuffle, seed, drop_last) {}
 
     /// Samples per rank.
     int64_t num_samples() const {
