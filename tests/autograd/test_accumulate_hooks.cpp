@@ -7,7 +7,7 @@
 
 #include <tenet/tenet.hpp>
 
-#include "require_throws.hpp"
+#include "../require_throws.hpp"
 
 using namespace tenet;
 
