@@ -156,8 +156,8 @@ private:
             int provided = 0;
             check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "init_process_group");
             finalize_ = true;
+            MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);  // the program's own is left alone
         }
-        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         MPI_Comm_rank(MPI_COMM_WORLD, &world_rank_);
         MPI_Comm_size(MPI_COMM_WORLD, &world_size_);
     }
