@@ -6,10 +6,13 @@
 //     with DDP's bucketed all-reduce, SGD update) on a per-rank batch; run on 1 and on 2 processes,
 //     throughput = world size x batch / step time.
 // Every rank runs the same fixed iteration counts (collectives must meet); rank 0 reports.
+// TENET_BENCH_TIMELINE=file.csv also records one backward pass's bucket timeline (write_timeline).
 #include <benchmark/benchmark.h>
 
 #include <mpi.h>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <vector>
 
@@ -64,6 +67,44 @@ void BM_ddp_logistic_step(benchmark::State& state) {
     state.counters["world"] = dist::get_world_size();
 }
 
+/// One data-parallel backward pass of a 6-layer MLP (1024 wide, 8 MiB buckets), its buckets'
+/// all-reduce times written to `path` as CSV, in ms since backward started: the overlap plot
+/// (bench/distributed/plot_timeline.py).
+void write_timeline(const char* path) {
+    manual_seed(0);
+    const int64_t width = 1024, layers = 6;
+    const Tensor<float> x = randn({512, width});
+    std::vector<Tensor<float>> weights, biases;
+    std::vector<TensorBase> parameters;
+    for (int64_t l = 0; l < layers; ++l) {
+        weights.push_back((randn({width, width}) * 0.03f).eval().requires_grad_());
+        biases.push_back(zeros({width}).requires_grad_());
+        parameters.push_back(weights.back());
+        parameters.push_back(biases.back());
+    }
+    dist::DistributedDataParallel ddp(parameters, {.bucket_cap_mb = 8});
+    for (int step = 0; step < 3; ++step) {  // the last step is recorded
+        Tensor<float> h = x;
+        for (int64_t l = 0; l < layers; ++l) h = tanh(matmul(h, weights[l]) + biases[l]);
+        const Tensor<float> loss = h.pow(2).mean();
+        dist::barrier();
+        const auto start = std::chrono::steady_clock::now();
+        loss.backward();
+        const auto end = std::chrono::steady_clock::now();
+        for (auto& p : parameters) p.as<float>().reset_grad();
+        if (step < 2 || dist::get_rank() != 0) continue;
+        auto ms = [&](std::chrono::steady_clock::time_point t) {
+            return std::chrono::duration<double, std::milli>(t - start).count();
+        };
+        std::FILE* f = std::fopen(path, "w");
+        std::fprintf(f, "bucket,bytes,ready_ms,finished_ms,backward_end_ms,world\n");
+        for (const dist::BucketTiming& t : ddp.last_timings())
+            std::fprintf(f, "%zu,%lld,%.3f,%.3f,%.3f,%d\n", t.bucket, static_cast<long long>(t.bytes), ms(t.ready),
+                         ms(t.finished), ms(end), dist::get_world_size());
+        std::fclose(f);
+    }
+}
+
 }  // namespace
 
 BENCHMARK(BM_mpi_allreduce)->Arg(64 << 20)->Iterations(10)->Repetitions(5)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -71,7 +112,10 @@ BENCHMARK(BM_tenet_all_reduce)->Arg(64 << 20)->Iterations(10)->Repetitions(5)->U
 BENCHMARK(BM_ddp_logistic_step)->Arg(1 << 15)->Iterations(20)->Repetitions(5)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv) {
-    // The program calls MPI itself (BM_mpi_allreduce) beside tenet's MPI thread: MPI_THREAD_MULTIPLE.
+    // The program calls MPI itself (BM_mpi_allreduce) beside tenet's MPI thread: MPI_THREAD_MULTIPLE,
+    // and so it initializes MPI, with the all-reduce algorithm tenet picks when it does
+    // (distributed/mpi_engine.hpp; MPI_Allreduce itself does not use it).
+    setenv("OMPI_MCA_coll_libnbc_iallreduce_algorithm", "3", /*overwrite=*/0);
     int provided = 0;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     dist::init_process_group("mpi");
@@ -86,6 +130,7 @@ int main(int argc, char** argv) {
         quiet.SetErrorStream(&null);
         benchmark::RunSpecifiedBenchmarks(&quiet);
     }
+    if (const char* path = std::getenv("TENET_BENCH_TIMELINE")) write_timeline(path);
     dist::destroy_process_group();
     MPI_Finalize();
     return 0;

@@ -150,6 +150,7 @@ inline std::unique_ptr<MpiTask> make_task(const Group& g, const std::string& op,
 
 /// Queues the task on g's thread; waits for it unless async_op.
 inline Work submit(const Group& g, std::unique_ptr<MpiTask> task, bool async_op) {
+    task->caller_waits = !async_op;
     Work work(task->work);
     g->engine->submit(std::move(task));
     if (!async_op) work.wait();

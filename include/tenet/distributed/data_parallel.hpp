@@ -39,13 +39,13 @@ struct DataParallelOptions {
     bool broadcast_parameters = true;
 };
 
-/// When each bucket's reduction ran in the last backward pass, in seconds since that pass's
-/// first gradient was ready: for timelines of the overlap of communication and backward.
+/// When a bucket's reduction ran in the last backward pass: for timelines of the overlap of
+/// communication and backward.
 struct BucketTiming {
     size_t bucket = 0;
     int64_t bytes = 0;
-    double ready = 0;     ///< its last gradient was accumulated, and its all-reduce started
-    double finished = 0;  ///< its all-reduce had completed (seen when the last bucket waits)
+    std::chrono::steady_clock::time_point ready;     ///< its last gradient was accumulated: its all-reduce started
+    std::chrono::steady_clock::time_point finished;  ///< its all-reduce completed (on the MPI thread)
 };
 
 /// Averages the gradients of `parameters` across the group's ranks during every backward pass.
@@ -125,12 +125,7 @@ private:
         std::vector<bool> is_ready;
         size_t buckets_started = 0;
         std::mutex mutex;
-        std::chrono::steady_clock::time_point first_ready;
         std::vector<BucketTiming> timings, pending_timings;
-
-        double since_first(std::chrono::steady_clock::time_point t) const {
-            return std::chrono::duration<double>(t - first_ready).count();
-        }
 
         /// Parameter i's gradient has been accumulated (the backward thread).
         void ready(size_t i) {
@@ -140,8 +135,6 @@ private:
                     "DistributedDataParallel: parameter ", i,
                     " received a gradient twice before its bucket was reduced: every backward pass must reach every "
                     "parameter once (a backward pass that skipped some parameters leaves their buckets incomplete)");
-            if (buckets_started == 0 && std::none_of(is_ready.begin(), is_ready.end(), [](bool r) { return r; }))
-                first_ready = std::chrono::steady_clock::now();
             is_ready[i] = true;
             const size_t b = bucket_of[i];
             if (++buckets[b].ready == buckets[b].members.size()) start(b);
@@ -165,7 +158,7 @@ private:
                 }
             });
             bucket.work = all_reduce(bucket.flat, ReduceOp::SUM, group, /*async_op=*/true);
-            pending_timings.push_back({b, bucket.flat.nbytes(), since_first(std::chrono::steady_clock::now()), 0});
+            pending_timings.push_back({b, bucket.flat.nbytes(), std::chrono::steady_clock::now(), {}});
             ++buckets_started;
         }
 
@@ -176,7 +169,7 @@ private:
                 Bucket& bucket = buckets[b];
                 bucket.work.wait();
                 for (BucketTiming& t : pending_timings)
-                    if (t.bucket == b) t.finished = since_first(std::chrono::steady_clock::now());
+                    if (t.bucket == b) t.finished = bucket.work.finished_at();
                 for (size_t k = 0; k < bucket.members.size(); ++k) {
                     detail::copy_values(meta_grad(parameters[bucket.members[k]]), slice(bucket, k));
                 }

@@ -16,6 +16,7 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -68,6 +69,8 @@ struct MpiTask {
     std::chrono::milliseconds timeout{0};
     std::shared_ptr<WorkState> work;
     int source_rank = -1;
+    /// The caller is blocked on it (async_op = false): the MPI thread then polls without pause.
+    bool caller_waits = false;
 };
 
 /// The MPI thread. Started by init_process_group, stopped (MPI finalized, when tenet
@@ -153,6 +156,14 @@ private:
                     "MPI_THREAD_MULTIPLE; tenet drives MPI from a thread of its own, so initialize it with "
                     "MPI_Init_thread(..., MPI_THREAD_MULTIPLE, ...) or let init_process_group initialize it");
         } else {
+#ifdef OPEN_MPI
+            // Open MPI's nonblocking all-reduce (libnbc) reduces to one rank and broadcasts back
+            // when there are fewer than 4 ranks or the call is in place, whatever the size:
+            // more than twice MPI_Allreduce's time on large tensors (bench/RESULTS.md).
+            // Rabenseifner's reduce-scatter + all-gather matches it. A choice made in the
+            // environment (OMPI_MCA_coll_libnbc_iallreduce_algorithm) is kept.
+            setenv("OMPI_MCA_coll_libnbc_iallreduce_algorithm", "3", /*overwrite=*/0);
+#endif
             int provided = 0;
             check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "init_process_group");
             finalize_ = true;
@@ -236,6 +247,9 @@ private:
                 if (stopping_ && ordered.empty() && unordered.empty()) break;
             }
             progressed_ = false;
+            bool someone_waits = false;
+            for (const auto& [comm, queue] : ordered) someone_waits = someone_waits || queue.front()->caller_waits;
+            for (const auto& t : unordered) someone_waits = someone_waits || t->caller_waits;
             for (auto it = ordered.begin(); it != ordered.end();) {
                 auto& queue = it->second;
                 while (!queue.empty() && advance(*queue.front())) {
@@ -254,9 +268,10 @@ private:
                     ++i;
                 }
             }
-            // Poll hard while operations move, then back off, so that a caller computing
-            // beside a pending collective keeps its core.
-            idle_polls = progressed_ ? 0 : idle_polls + 1;
+            // Poll without pause while a caller waits or operations move (MPI progresses only when
+            // polled), else back off, so that a caller computing beside a pending collective
+            // keeps its core.
+            idle_polls = progressed_ || someone_waits ? 0 : idle_polls + 1;
             if (idle_polls > 256) std::this_thread::sleep_for(std::chrono::microseconds(std::min(idle_polls - 256, 200)));
             else if (idle_polls > 16) std::this_thread::yield();
         }

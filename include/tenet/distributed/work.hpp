@@ -3,6 +3,7 @@
 // and reduction operators of tenet::distributed.
 
 #include "tenet/config.hpp"
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <memory>
@@ -42,11 +43,13 @@ struct WorkState {
     bool done = false;
     std::exception_ptr error;
     int source_rank = -1;  ///< recv/irecv: the rank the message came from
+    std::chrono::steady_clock::time_point finished_at;
 
     void finish(std::exception_ptr e = nullptr, int source = -1) {
         {
             std::lock_guard lock(mutex);
             done = true;
+            finished_at = std::chrono::steady_clock::now();
             error = std::move(e);
             if (source >= 0) source_rank = source;
         }
@@ -90,6 +93,12 @@ public:
         if (!state_) return nullptr;
         std::lock_guard lock(state_->mutex);
         return state_->error;
+    }
+    /// When the operation finished (the epoch before it has).
+    std::chrono::steady_clock::time_point finished_at() const {
+        if (!state_) return {};
+        std::lock_guard lock(state_->mutex);
+        return state_->finished_at;
     }
     /// irecv: the rank the message came from, once completed (-1 before).
     int source_rank() const {
