@@ -280,14 +280,16 @@ inline std::string body(const Values& v, int64_t indent) {
     return text;
 }
 
-/// PyTorch's _add_suffixes: appends `, suffix` for each, wrapping at the line width, and `)`.
+/// PyTorch's _add_suffixes: appends `, suffix` for each, wrapping at the line width (and before
+/// the first when force_newline, as for sparse tensors), and `)`.
 inline std::string add_suffixes(std::string text, const std::vector<std::string>& suffixes, int64_t indent,
-                                int64_t linewidth) {
+                                int64_t linewidth, bool force_newline = false) {
     const size_t nl = text.rfind('\n');
     int64_t last_line_len = static_cast<int64_t>(text.size()) - (nl == std::string::npos ? -1 : static_cast<int64_t>(nl)) + 1;
     for (const std::string& s : suffixes) {
         const auto len = static_cast<int64_t>(s.size());
-        if (last_line_len + len + 2 > linewidth) {
+        if (force_newline || last_line_len + len + 2 > linewidth) {
+            force_newline = false;
             text += ",\n";
             text.append(static_cast<size_t>(indent), ' ');
             text += s;
