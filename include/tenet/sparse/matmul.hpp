@@ -46,6 +46,9 @@ void spmm_into(const SparseTensor<T>& coalesced, const Tensor<T>& dense, T alpha
             for (int64_t e = start[static_cast<size_t>(r)]; e < start[static_cast<size_t>(r + 1)]; ++e) {
                 const T a = alpha * v[e];
                 const T* src = pd + col[e] * k;
+#ifdef _OPENMP
+#pragma omp simd
+#endif
                 for (int64_t j = 0; j < k; ++j) o[j] += a * src[j];
             }
         }
