@@ -22,6 +22,7 @@
 #include "tenet/core/dtype.hpp"
 #include "tenet/core/geometry.hpp"
 #include "tenet/core/indexing.hpp"
+#include "tenet/core/layout.hpp"
 #include "tenet/core/storage.hpp"
 
 namespace tenet::inline TENET_ABI {
@@ -156,6 +157,10 @@ public:
     bool is_cpu() const { return device().is_cpu(); }
     bool is_cuda() const { return device().is_cuda(); }
     bool is_floating_point() const { return dtype().is_floating_point(); }
+    /// A dense tensor's layout is always kStrided (sparse tensors are SparseTensor<T>).
+    Layout layout() const { return Layout::kStrided; }
+    /// False: a dense tensor (PyTorch's is_sparse; SparseTensor<T>::is_sparse() is true).
+    bool is_sparse() const { return false; }
 
     /// Whether both handles share one storage (PyTorch's is_alias_of).
     bool is_alias_of(const TensorBase& other) const { return impl().storage == other.impl().storage; }

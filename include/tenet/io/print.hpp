@@ -270,6 +270,40 @@ struct Writer {
     }
 };
 
+/// The data part of a repr (PyTorch's _tensor_str): `[...]`, rows indented by `indent`.
+inline std::string body(const Values& v, int64_t indent) {
+    if (product(v.sizes) == 0) return "[]";
+    const Formatter f(v);
+    Writer w{v, f};
+    std::string text;
+    w.tensor(text, 0, indent);
+    return text;
+}
+
+/// PyTorch's _add_suffixes: appends `, suffix` for each, wrapping at the line width (and before
+/// the first when force_newline, as for sparse tensors), and `)`.
+inline std::string add_suffixes(std::string text, const std::vector<std::string>& suffixes, int64_t indent,
+                                int64_t linewidth, bool force_newline = false) {
+    const size_t nl = text.rfind('\n');
+    int64_t last_line_len = static_cast<int64_t>(text.size()) - (nl == std::string::npos ? -1 : static_cast<int64_t>(nl)) + 1;
+    for (const std::string& s : suffixes) {
+        const auto len = static_cast<int64_t>(s.size());
+        if (force_newline || last_line_len + len + 2 > linewidth) {
+            force_newline = false;
+            text += ",\n";
+            text.append(static_cast<size_t>(indent), ' ');
+            text += s;
+            last_line_len = indent + len;
+        } else {
+            text += ", ";
+            text += s;
+            last_line_len += len + 2;
+        }
+    }
+    text += ')';
+    return text;
+}
+
 /// The whole repr: `tensor(` + data + suffixes + `)`.
 TENET_FIXED std::string format(const Values& v);
 
@@ -331,29 +365,10 @@ TENET_FIXED std::string format(const Values& v) {
     } else {
         if (!(v.dtype == kFloat32 || v.dtype == kInt64 || v.dtype == kBool))
             suffixes.push_back("dtype=tenet." + std::string(v.dtype.name()));
-        const Formatter f(v);
-        Writer w{v, f};
-        w.tensor(text, 0, indent);
+        text += body(v, indent);
     }
     if (!v.autograd.empty()) suffixes.push_back(v.autograd);
-    // PyTorch's _add_suffixes.
-    const size_t nl = text.rfind('\n');
-    int64_t last_line_len = static_cast<int64_t>(text.size()) - (nl == std::string::npos ? -1 : static_cast<int64_t>(nl)) + 1;
-    for (const std::string& s : suffixes) {
-        const auto len = static_cast<int64_t>(s.size());
-        if (last_line_len + len + 2 > v.opts.linewidth) {
-            text += ",\n";
-            text.append(static_cast<size_t>(indent), ' ');
-            text += s;
-            last_line_len = indent + len;
-        } else {
-            text += ", ";
-            text += s;
-            last_line_len += len + 2;
-        }
-    }
-    text += ')';
-    return text;
+    return add_suffixes(std::move(text), suffixes, indent, v.opts.linewidth);
 }
 #endif  // TENET_HEADER_DEFINITIONS
 
@@ -447,22 +462,22 @@ TENET_FIXED PrintOptions get_printoptions() {
 }
 #endif  // TENET_HEADER_DEFINITIONS
 
-/// The text PyTorch's repr gives for the same values, dtype and shape (with `tenet.` dtypes).
+namespace detail::print {
+/// The shown values of a tensor and the options in force (one snapshot), as format reads them.
 template <class T>
-std::string to_string(const Tensor<T>& tensor) {
-    if (!tensor.defined()) return "[ Tensor (undefined) ]";
-    detail::print::Values v;
+Values values_of(const Tensor<T>& tensor) {
+    Values v;
     v.dtype = tensor.dtype();
     v.sizes = tensor.sizes();
-    v.opts = detail::print::load_settings();
+    v.opts = load_settings();
     v.summarize = static_cast<double>(tensor.numel()) > v.opts.threshold;
-    v.autograd = detail::autograd_repr(tensor);
+    v.autograd = autograd_repr(tensor);
     if (!tensor.is_cpu()) v.device = tensor.device().str();
     // A device tensor's values are read from a host copy.
-    const Tensor<T> t = tensor.is_cpu() ? tensor : detail::host_copy(tensor);
+    const Tensor<T> t = tensor.is_cpu() ? tensor : host_copy(tensor);
     if (t.numel() > 0) {
-        const std::vector<int64_t> offsets =
-            detail::print::shown_offsets(t.sizes(), t.strides(), t.storage_offset(), v.summarize, v.opts.edgeitems);
+        const std::vector<int64_t> offsets = shown_offsets(t.sizes(), t.strides(), t.storage_offset(), v.summarize,
+                                                           v.opts.edgeitems);
         const T* base = static_cast<const T*>(t.impl().storage->data());
         if constexpr (FloatingElement<T>) {
             v.floats.reserve(offsets.size());
@@ -472,7 +487,15 @@ std::string to_string(const Tensor<T>& tensor) {
             for (int64_t o : offsets) v.ints.push_back(static_cast<int64_t>(base[o]));
         }
     }
-    return detail::print::format(v);
+    return v;
+}
+}  // namespace detail::print
+
+/// The text PyTorch's repr gives for the same values, dtype and shape (with `tenet.` dtypes).
+template <class T>
+std::string to_string(const Tensor<T>& tensor) {
+    if (!tensor.defined()) return "[ Tensor (undefined) ]";
+    return detail::print::format(detail::print::values_of(tensor));
 }
 
 template <class T>
