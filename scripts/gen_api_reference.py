@@ -62,9 +62,11 @@ INTERNAL_HEADERS = {
     "core/value_methods.hpp", "backend/host/evaluate.hpp", "backend/host/reduce_loops.hpp", "ops/reducers.hpp", "expr/evaluating_methods.hpp",
     "expr/functors.hpp", "expr/node.hpp", "expr/pow_rewrite.hpp", "expr/promotion.hpp",
     "expr/simd_exp.hpp", "linalg/gemm.hpp", "linalg/recording.hpp", "linalg/common.hpp",
+    "distributed/mpi_engine.hpp", "distributed/mpi_types.hpp",
 }
 # Of autograd/, only these headers are API; the rest is the engine behind them.
-AUTOGRAD_PUBLIC = {"autograd/grad.hpp", "autograd/gradcheck.hpp", "autograd/graphviz.hpp"}
+AUTOGRAD_PUBLIC = {"autograd/grad.hpp", "autograd/gradcheck.hpp", "autograd/graphviz.hpp",
+                   "autograd/accumulate_hooks.hpp"}
 
 
 def is_internal_header(rel: str) -> bool:
@@ -76,7 +78,7 @@ INTERNAL = {
     "host_allocator", "make_pooled", "cpu_stream_copy", "stream_lines", "stream_fence",
     "last_level_cache_bytes", "streaming_threshold_setting", "stream_copy_for",
     "num_threads_setting", "visit_dtype", "scalar_type_of", "impl", "impl_ptr",
-    "copy_data_", "noalias", "static_assert", "philox4x32_10",
+    "copy_data_", "noalias", "static_assert", "philox4x32_10", "resolve_group", "reduce_op_name",
 }
 # Types (classes, structs, enums at namespace scope) that are helpers, not API.
 INTERNAL_TYPES = {
@@ -231,6 +233,8 @@ RENAMED = {
 
 # Where to look for a name that is not in RENAMED, by how tenet spells it.
 def default_candidates(kind: str, ns: str, name: str) -> list[str]:
+    if ns == "tenet::distributed" and kind != "method":
+        return [f"torch.distributed.{name}", f"torch.utils.data.{name}", f"torch.nn.parallel.{name}"]
     if kind == "method":
         return [f"Tensor.{name}", f"torch.nn.functional.{name}"]
     if kind == "type":

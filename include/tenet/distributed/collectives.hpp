@@ -590,7 +590,8 @@ inline Work barrier(const Group& group = {}, bool async_op = false) {
 
 // ---- Point to point: matched by (rank, tag); any order, beside the collectives ------------
 
-/// Sends `tensor` to rank `dst` (a default-group rank); returns when it has been handed over.
+/// Starts sending `tensor` to rank `dst` (a default-group rank); the Work completes once MPI has
+/// taken it (tensor must be left alone until then).
 inline Work isend(const TensorBase& tensor, int dst, const Group& group = {}, int tag = 0) {
     const std::string name = "send";
     const Group g = resolve_group(group, name);
