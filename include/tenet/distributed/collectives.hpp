@@ -526,8 +526,7 @@ inline Work all_to_all_single(const TensorBase& output, const TensorBase& input,
         }
         return std::pair{c, offsets};
     };
-    auto [send_counts, send_offsets] = counts(input_split_sizes);
-    auto [recv_counts, recv_offsets] = counts(output_split_sizes);
+    const auto sends = counts(input_split_sizes), receives = counts(output_split_sizes);
     const TensorBase send = detail::contiguous_buffer(input), received = detail::contiguous_buffer(output);
     auto task = detail::make_task(g, name);
     // The signature: dtype and the shape of a row.
@@ -568,9 +567,9 @@ inline Work all_to_all_single(const TensorBase& output, const TensorBase& input,
     task->stages.push_back([=, comm = g->collectives->comm](detail::MpiTask& t) {
         MPI_Request request;
         const MPI_Datatype type = detail::mpi_datatype(send.dtype());
-        detail::check_mpi(MPI_Ialltoallv(detail::bytes(send), send_counts.data(), send_offsets.data(), type,
-                                         detail::bytes(received), recv_counts.data(), recv_offsets.data(), type, comm,
-                                         &request),
+        detail::check_mpi(MPI_Ialltoallv(detail::bytes(send), sends.first.data(), sends.second.data(), type,
+                                         detail::bytes(received), receives.first.data(), receives.second.data(), type,
+                                         comm, &request),
                           t.op);
         t.requests.push_back(request);
     });

@@ -62,6 +62,7 @@ struct MpiTask {
     std::shared_ptr<CommState> comm;
     bool ordered = true;  ///< a collective: starts after the communicator's earlier ones finish
     std::deque<std::function<void(MpiTask&)>> stages;
+    std::function<void(MpiTask&)> current;  ///< the stage whose requests are pending
     std::vector<MPI_Request> requests;
     std::vector<MPI_Status> statuses;      ///< the completed requests' statuses
     std::function<bool(MpiTask&)> ready;   ///< when set: the current stage waits for this instead
@@ -174,13 +175,15 @@ private:
     }
 
     /// Runs stages until one posts requests (true: the task waits) or none is left (false).
+    /// The running stage is kept (in t.current) until the next one starts: what it captured
+    /// (buffers, count arrays) must live while MPI works on its requests.
     static bool run_stages(MpiTask& t) {
         while (!t.stages.empty()) {
-            auto stage = std::move(t.stages.front());
+            t.current = std::move(t.stages.front());
             t.stages.pop_front();
             t.requests.clear();
             t.ready = nullptr;
-            stage(t);
+            t.current(t);
             if (!t.requests.empty() || t.ready) return true;
         }
         return false;
@@ -215,6 +218,8 @@ private:
                         "operation; the group cannot be used again");
                 }
                 progressed_ = true;
+                t.requests.clear();  // completed (MPI set them to MPI_REQUEST_NULL)
+                t.ready = nullptr;
             }
             if (run_stages(t)) return false;
             t.work->finish(nullptr, t.source_rank);
@@ -275,7 +280,10 @@ private:
             if (idle_polls > 256) std::this_thread::sleep_for(std::chrono::microseconds(std::min(idle_polls - 256, 200)));
             else if (idle_polls > 16) std::this_thread::yield();
         }
-        for (auto& t : abandoned_) t.release();  // MPI may still write into their buffers: never freed
+        // MPI may still write into the abandoned tasks' buffers: they are never freed, and stay
+        // reachable (not leaks) from a list that outlives the process.
+        static auto* graveyard = new std::vector<std::unique_ptr<MpiTask>>();
+        for (auto& t : abandoned_) graveyard->push_back(std::move(t));
         if (finalize_) MPI_Finalize();
     }
 
