@@ -15,7 +15,7 @@
 using namespace tenet;
 namespace dist = tenet::distributed;
 
-int main() {
+int train() {
     dist::init_process_group("mpi");
     const int rank = dist::get_rank(), world = dist::get_world_size();
 
@@ -56,4 +56,13 @@ int main() {
                 static_cast<double>(w[0][0].item()));
     dist::destroy_process_group();
     return last < first ? 0 : 1;
+}
+
+int main() {
+    try {
+        return train();
+    } catch (const tenet::error& e) {  // started without mpirun, a rank that timed out, ...
+        std::fprintf(stderr, "distributed_train: %s\n", e.what());
+        return 1;
+    }
 }

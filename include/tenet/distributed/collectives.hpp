@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "tenet/backend/device/device_copy.hpp"
-#include "tenet/core/grad_mode.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/distributed/mpi_types.hpp"
 #include "tenet/distributed/process_group.hpp"
@@ -51,11 +50,10 @@ inline void copy_values(const TensorBase& dst, const TensorBase& src) {
         if (bytes(dst) != bytes(src)) std::memcpy(bytes(dst), bytes(src), static_cast<size_t>(dst.nbytes()));
         return;
     }
-    NoGradGuard no_grad;
-    visit_dtype(dst.dtype(), [&](auto tag) {
+    visit_dtype(dst.dtype(), [&](auto tag) {  // a strided loop: no expression, nothing recorded
         using T = typename decltype(tag)::type;
         Tensor<T> d = dst.as<T>();
-        d.copy_(src.as<T>());
+        d.copy_data_(src.as<T>());
     });
 }
 
