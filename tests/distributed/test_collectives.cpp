@@ -346,6 +346,9 @@ TEST_CASE("bad arguments raise before anything is sent", "[distributed]") {
     CHECK(message_of<dist::distributed_error>([] { dist::init_process_group("nccl"); })
               .find("the \"nccl\" backend is not available") != std::string::npos);
     CHECK(message_of<value_error>([] { dist::new_group({0, 0}); }) == "new_group: rank 0 is listed twice");
+    if (dist::get_rank() != 0)
+        CHECK(message_of<value_error>([&] { dist::gather(i, {i}, 0); }) ==
+              "gather: Argument ``gather_list`` must NOT be specified on non-destination ranks.");
     if (world() > 1)
         CHECK(message_of<value_error>([] { dist::send(zeros<float>({1}), dist::get_rank()); })
                   .find("Invalid destination rank") != std::string::npos);

@@ -203,6 +203,18 @@ inline void check_list(const std::vector<TensorBase>& list, const TensorBase& li
     }
 }
 
+/// gather's and scatter's root (a group rank), once their list is checked: one tensor per rank,
+/// each like `tensor`, on the root; empty on the others (PyTorch's message).
+inline int root_of_list(const Group& g, int global_root, const std::vector<TensorBase>& list, const TensorBase& tensor,
+                        const std::string& op, const char* root_name, const char* list_name, const char* role) {
+    const int root = group_rank(g, global_root, op, root_name);
+    if (root == g->rank()) check_list(list, tensor, g->size(), op, list_name);
+    else if (!list.empty())
+        tenet::detail::fail<value_error>(op, ": Argument ``", list_name, "`` must NOT be specified on non-", role,
+                                         " ranks.");
+    return root;
+}
+
 }  // namespace detail
 
 /// Combines `tensor` across the group's ranks with `op`, in place on every rank.
@@ -414,11 +426,8 @@ inline Work gather(const TensorBase& tensor, const std::vector<TensorBase>& gath
     const Group g = resolve_group(group, name);
     if (!g->is_member()) return Work();
     detail::check_host(tensor, name);
-    const int root = detail::group_rank(g, dst, name, "dst");
+    const int root = detail::root_of_list(g, dst, gather_list, tensor, name, "dst", "gather_list", "destination");
     const bool is_root = root == g->rank();
-    if (is_root) detail::check_list(gather_list, tensor, g->size(), name, "gather_list");
-    else if (!gather_list.empty())
-        tenet::detail::fail<value_error>(name, ": Argument ``gather_list`` must NOT be specified on non-destination ranks.");
     const int count = detail::mpi_count(tensor.numel(), name);
     const TensorBase send = detail::contiguous_buffer(tensor);
     IntArray all_sizes{is_root ? g->size() * tensor.numel() : 0};
@@ -447,11 +456,8 @@ inline Work scatter(const TensorBase& tensor, const std::vector<TensorBase>& sca
     const Group g = resolve_group(group, name);
     if (!g->is_member()) return Work();
     detail::check_host(tensor, name);
-    const int root = detail::group_rank(g, src, name, "src");
+    const int root = detail::root_of_list(g, src, scatter_list, tensor, name, "src", "scatter_list", "source");
     const bool is_root = root == g->rank();
-    if (is_root) detail::check_list(scatter_list, tensor, g->size(), name, "scatter_list");
-    else if (!scatter_list.empty())
-        tenet::detail::fail<value_error>(name, ": Argument ``scatter_list`` must NOT be specified on non-source ranks.");
     const int count = detail::mpi_count(tensor.numel(), name);
     IntArray all_sizes{is_root ? g->size() * tensor.numel() : 0};
     const TensorBase send = detail::empty_buffer(all_sizes, tensor.dtype());
