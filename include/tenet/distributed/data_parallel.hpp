@@ -157,8 +157,9 @@ private:
                     }
                 }
             });
-            bucket.work = all_reduce(bucket.flat, ReduceOp::SUM, group, /*async_op=*/true);
+            // Stamped before the all-reduce is queued: a small one may finish before it returns.
             pending_timings.push_back({b, bucket.flat.nbytes(), std::chrono::steady_clock::now(), {}});
+            bucket.work = all_reduce(bucket.flat, ReduceOp::SUM, group, /*async_op=*/true);
             ++buckets_started;
         }
 
