@@ -1,49 +1,17 @@
-// Sparse COO tensors against PyTorch 1.13 (tests/golden/gen_sparse.py writes the cases).
+// Sparse COO tensors against PyTorch 1.13 (tests/golden/gen_sparse.py writes the cases); the
+// gradients are in test_sparse_grad.cpp (skipped in builds without autograd).
 #include <tenet/sparse.hpp>
 
-#include "../golden_data.hpp"
 #include "../require_throws.hpp"
+#include "sparse_cases.hpp"
 
 using namespace tenet;
-using golden::Case;
-using golden::GoldenFile;
-
-namespace {
-
-const GoldenFile& cases() {
-    static const GoldenFile f = golden::read_golden(golden::golden_path(__FILE__, "sparse_cases.txt"));
-    return f;
-}
-
-template <class T>
-Tensor<T> in(const Case& c, const std::string& key) {
-    return golden::make<T>(cases().inputs.at(c.arg(key))).cpu();
-}
-
-IntArray list(const std::string& text) {
-    IntArray d;
-    std::istringstream s(text);
-    for (std::string w; std::getline(s, w, ',');) d.push_back(std::stoll(w));
-    return d;
-}
-
-SparseTensor<float> operand(const Case& c, const std::string& suffix = "") {
-    auto s = sparse_coo_tensor(in<int64_t>(c, "ind" + suffix), in<float>(c, "val" + suffix), list(c.arg("size" + suffix)));
-    return c.flag("co" + suffix) ? s.coalesce() : s;
-}
-
-void check_sparse(const Case& c, const SparseTensor<float>& s) {
-    golden::compare(golden::parse_part(c.parts.at(0)), s._indices(), 0.0);
-    golden::compare(golden::parse_part(c.parts.at(1)), s._values(), 0.0);
-    CHECK(static_cast<double>(s.is_coalesced()) == golden::parse_part(c.parts.at(2)).values.at(0));
-}
-
-}  // namespace
+using namespace sparse_cases;
 
 TEST_CASE("sparse: coalesce, to_dense, to_sparse, add, mul, sum, mm and addmm as PyTorch", "[sparse]") {
     std::map<std::string, int> seen;
     for (const Case& c : cases().cases) {
-        if (c.kind != "case") continue;
+        if (c.kind != "case" || c.op.rfind("grad_", 0) == 0 || c.op.rfind("sum_", 0) == 0) continue;
         INFO(c.line.substr(0, 200));
         ++seen[c.op];
         if (c.op == "to_sparse") {
@@ -77,6 +45,38 @@ TEST_CASE("sparse: coalesce, to_dense, to_sparse, add, mul, sum, mm and addmm as
     CHECK(seen["add"] == 20);
     CHECK(seen["addmm"] == 18);
     CHECK(seen["to_sparse"] == 5);
+}
+
+TEST_CASE("sparse: sum over dims as torch.sparse.sum", "[sparse]") {
+    std::map<std::string, int> seen;
+    for (const Case& c : cases().cases) {
+        if (c.kind != "case" || c.op.rfind("sum_", 0) != 0) continue;
+        INFO(c.line.substr(0, 200));
+        ++seen[c.op];
+        const auto r = sparse::sum(operand(c), list(c.arg("dims")));
+        if (c.op == "sum_sparse") {
+            REQUIRE(std::holds_alternative<SparseTensor<float>>(r));
+            const auto& s = std::get<SparseTensor<float>>(r);
+            golden::compare(golden::parse_part(c.parts.at(0)), s._indices(), 0.0);
+            golden::compare(golden::parse_part(c.parts.at(1)), s._values(), 1e-6);
+            CHECK(s.is_coalesced());
+        } else {
+            REQUIRE(std::holds_alternative<Tensor<float>>(r));
+            golden::compare(golden::parse_part(c.parts.at(0)), std::get<Tensor<float>>(r), 1e-6);
+        }
+    }
+    CHECK(seen["sum_sparse"] == 22);
+    CHECK(seen["sum_dense"] == 10);
+    // Mathematics: summing no dim gives the coalesced operand, one dim the overload of a list.
+    const auto s = sparse_coo_tensor(tensor<int64_t>({{1, 0, 1}, {2, 0, 2}}), tensor<float>({1.0f, 2.0f, 4.0f}), {2, 3});
+    const auto none = std::get<SparseTensor<float>>(sparse::sum(s, IntArray{}));
+    CHECK(none.is_coalesced());
+    CHECK(equal(none.to_dense(), s.to_dense()));
+    CHECK(equal(std::get<SparseTensor<float>>(sparse::sum(s, -1)).to_dense(), s.to_dense().sum(IntArray{1})));
+    TENET_REQUIRE_THROWS(sparse::sum(s, 2), index_error,
+                         "sparse.sum: dimension out of range (expected to be in range of [-2, 1], but got 2)");
+    TENET_REQUIRE_THROWS(sparse::sum(s, {1, -1}), value_error,
+                         "sparse.sum: dim 1 appears multiple times in the list of dims");
 }
 
 TEST_CASE("sparse: printing as PyTorch's repr", "[sparse]") {

@@ -4,8 +4,17 @@
 // sparse operand is coalesced first; each output row is then the sum over its entries, in
 // column order, of (alpha * value) * D[column, :] (PyTorch's axpy loop), rows split across
 // tenet's threads. The result is dense.
-
+//
+// Gradients, as PyTorch 1.13's:
+//   mm (MmBackward0) and addmm (AddmmBackward0): D.grad = alpha * S^T @ grad, input.grad =
+//     beta * grad summed to input's shape. Like PyTorch, they refuse a sparse operand whose
+//     values require grad ("requires the 'self' tensor to be strided").
+//   sparse::mm (SparseAddmmBackward0): D.grad = S^T @ grad, and the values' gradient: entry k,
+//     at (r, c), gets grad[r, :] . D[c, :] (PyTorch's grad @ D^T masked to S's pattern, then
+//     read back at each stored entry, duplicates included).
 #include "tenet/config.hpp"
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -64,6 +73,95 @@ void spmm_into(const SparseTensor<T>& coalesced, const Tensor<T>& dense, T alpha
     run(0, rows);
 }
 
+/// PyTorch's refusal of a sparse operand that requires grad in mm / addmm.
+template <class T>
+void refuse_sparse_grad(const char* op, const char* arg, const SparseTensor<T>& s) {
+    if (autograd::GradMode::is_enabled() && s._values().requires_grad())
+        fail<error>(op, ": the backward pass for this operation requires the '", arg,
+                    "' tensor to be strided, but a sparse tensor of size ", s.sizes(),
+                    " whose values require grad was given; use sparse::mm, or detach the values");
+}
+
+/// zeros (or the given start) plus alpha * (s @ d).
+template <class T>
+Tensor<T> spmm(const SparseTensor<T>& s, const Tensor<T>& d, T alpha) {
+    Tensor<T> out = zeros<T>({s.size(0), d.size(1)});
+    spmm_into(s.coalesce(), d, alpha, out);
+    return out;
+}
+
+/// S^T (2-D), coalesced, its values detached.
+template <class T>
+SparseTensor<T> transposed(const SparseTensor<T>& s) {
+    const Tensor<int64_t> ix = s._indices();
+    Tensor<int64_t> t = empty<int64_t>(ix.sizes());
+    const int64_t n = s._nnz();
+    std::copy(ix.data_ptr() + n, ix.data_ptr() + 2 * n, t.data_ptr());
+    std::copy(ix.data_ptr(), ix.data_ptr() + n, t.data_ptr() + n);
+    return SparseTensor<T>(t, s._values().detach(), {s.size(1), s.size(0)}).coalesce();
+}
+
+/// The gradient of s's stored values in alpha * (s @ d): entry k at (r, c) gets
+/// alpha * (g[r, :] . d[c, :]).
+template <class T>
+Tensor<T> mm_values_grad(const SparseTensor<T>& s, const Tensor<T>& grad, const Tensor<T>& dense, T alpha) {
+    const int64_t n = s._nnz(), k = dense.size(1);
+    const int64_t* ix = s._indices().data_ptr();
+    const Tensor<T> g = grad.contiguous(), d = dense.contiguous();
+    Tensor<T> out = empty<T>({n});
+    T* po = out.data_ptr();
+    const T *pg = g.data_ptr(), *pd = d.data_ptr();
+    for (int64_t e = 0; e < n; ++e) {
+        const T* gr = pg + ix[e] * k;
+        const T* dc = pd + ix[n + e] * k;
+        T acc = T(0);
+        for (int64_t j = 0; j < k; ++j) acc += gr[j] * dc[j];
+        po[e] = alpha * acc;
+    }
+    return out;
+}
+
+/// beta * g ([m, k]) summed back to the shape of addmm's input, which broadcast to [m, k].
+template <class T>
+Tensor<T> broadcast_back(const Tensor<T>& g, const IntArray& shape, T beta) {
+    const int64_t m = g.size(0), k = g.size(1);
+    const int64_t p0 = shape.size() == 2 ? shape[0] : 1, p1 = shape.empty() ? 1 : shape.back();
+    Tensor<T> out = zeros<T>(shape);
+    T* po = out.data_ptr();
+    const T* pg = g.data_ptr();
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < k; ++j) po[(p0 == 1 ? 0 : i) * p1 + (p1 == 1 ? 0 : j)] += beta * pg[i * k + j];
+    return out;
+}
+
+/// Records result = beta * input + alpha * (s @ d) for the dense operands (and the values when
+/// with_values). `name` is PyTorch's node.
+template <class T>
+void record_spmm(const char* name, const Tensor<T>& result, const SparseTensor<T>& s, const Tensor<T>& d,
+                 const Tensor<T>& input, double beta, double alpha, bool with_values) {
+    if constexpr (FloatingElement<T>) {
+        if (!autograd::GradMode::is_enabled()) return;
+        const bool need_v = with_values && s._values().requires_grad();
+        if (!(need_v || d.requires_grad() || (input.defined() && input.requires_grad()))) return;
+        const Tensor<T> saved_d = d.detach(), saved_v = s._values().detach();
+        const SparseTensor<T> saved_s(s._indices(), saved_v, s.sizes(), s.is_coalesced());
+        const IntArray input_sizes = input.defined() ? input.sizes() : IntArray{};
+        const bool with_input = input.defined();
+        record_function(
+            name, result, {saved_d, saved_v},
+            [saved_s, saved_d, input_sizes, with_input, need_v, beta, alpha](const TensorBase& grad) {
+                const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
+                const T a = convert<T>(alpha);
+                std::array<TensorBase, 3> out;
+                out[0] = spmm(transposed(saved_s), g, a);
+                if (need_v) out[1] = mm_values_grad(saved_s, g, saved_d, a);
+                if (with_input) out[2] = broadcast_back(g, input_sizes, convert<T>(beta));
+                return out;
+            },
+            d, need_v ? s._values() : Tensor<T>(), input);
+    }
+}
+
 }  // namespace detail::sparse
 
 /// torch.mm(S, D) for a sparse S: the dense product. Throws shape_error unless S is a 2-D sparse
@@ -71,8 +169,9 @@ void spmm_into(const SparseTensor<T>& coalesced, const Tensor<T>& dense, T alpha
 template <class T>
 Tensor<T> mm(const SparseTensor<T>& s, const Tensor<T>& d) {
     detail::sparse::check_mm("mm", s, d);
-    Tensor<T> out = zeros<T>({s.size(0), d.size(1)});
-    detail::sparse::spmm_into(s.coalesce(), d, T(1), out);
+    detail::sparse::refuse_sparse_grad("mm", "self", s);
+    Tensor<T> out = detail::sparse::spmm(s, d, T(1));
+    detail::sparse::record_spmm("MmBackward0", out, s, d, Tensor<T>(), 0.0, 1.0, false);
     return out;
 }
 
@@ -82,6 +181,7 @@ template <class T>
 Tensor<T> addmm(const Tensor<T>& input, const SparseTensor<T>& s, const Tensor<T>& d, double beta = 1.0,
                 double alpha = 1.0) {
     detail::sparse::check_mm("addmm", s, d);
+    detail::sparse::refuse_sparse_grad("addmm", "mat1", s);
     const IntArray shape{s.size(0), d.size(1)};
     Tensor<T> out = zeros<T>(shape);
     if (beta != 0) {
@@ -91,14 +191,18 @@ Tensor<T> addmm(const Tensor<T>& input, const SparseTensor<T>& s, const Tensor<T
         for (int64_t i = 0, n = out.numel(); i < n; ++i) p[i] = p[i] * b;
     }
     detail::sparse::spmm_into(s.coalesce(), d, convert<T>(alpha), out);
+    detail::sparse::record_spmm("AddmmBackward0", out, s, d, input, beta, alpha, false);
     return out;
 }
 
 namespace sparse {
-/// torch.sparse.mm(S, D): mm(S, D).
+/// torch.sparse.mm(S, D): mm(S, D), differentiable in S's values too (SparseAddmmBackward0).
 template <class T>
 Tensor<T> mm(const SparseTensor<T>& s, const Tensor<T>& d) {
-    return tenet::mm(s, d);
+    detail::sparse::check_mm("sparse.mm", s, d);
+    Tensor<T> out = detail::sparse::spmm(s, d, T(1));
+    detail::sparse::record_spmm("SparseAddmmBackward0", out, s, d, Tensor<T>(), 0.0, 1.0, true);
+    return out;
 }
 }  // namespace sparse
 

@@ -6,9 +6,16 @@
 // [nnz, dense sizes...] and its size; the first sparse_dim dims are sparse, the rest dense. As in
 // PyTorch an uncoalesced tensor may hold an index more than once (the values add up) and in any
 // order; coalesce() sorts the indices (row-major) and sums the duplicates. Host only.
+//
+// Autograd: a SparseTensor has no grad of its own; its values tensor carries it. Built from
+// values that require grad, coalesce (CoalesceBackward0), to_dense (ToDenseBackward0) and
+// sparse::mm (sparse/matmul.hpp) send gradients back to those values, as PyTorch's gradient of
+// sparse_coo_tensor(indices, values, size) reaches `values`: each stored entry, duplicates
+// included, gets the gradient at its index.
 
 #include "tenet/config.hpp"
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <numeric>
 #include <vector>
@@ -17,6 +24,32 @@
 #include "tenet/ops.hpp"
 
 namespace tenet::inline TENET_ABI {
+
+namespace detail::sparse {
+
+/// Records `result` (rows of `row` elements) as read from `values` (the same): stored row k
+/// went to result row at[k], so its gradient is the result's gradient row at[k].
+template <class T>
+void record_gather(const char* name, const Tensor<T>& result, const Tensor<T>& values, std::vector<int64_t> at,
+                   int64_t row) {
+    if constexpr (FloatingElement<T>) {
+        if (!autograd::GradMode::is_enabled() || !values.requires_grad()) return;
+        record_function(
+            name, result, {},
+            [at = std::move(at), row, sizes = values.sizes()](const TensorBase& grad) {
+                const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
+                Tensor<T> out = empty<T>(sizes);
+                const T* pg = g.data_ptr();
+                T* po = out.data_ptr();
+                for (size_t k = 0; k < at.size(); ++k)
+                    std::copy(pg + at[k] * row, pg + (at[k] + 1) * row, po + static_cast<int64_t>(k) * row);
+                return std::array<TensorBase, 1>{out};
+            },
+            values);
+    }
+}
+
+}  // namespace detail::sparse
 
 template <class T>
 class SparseTensor {
@@ -158,6 +191,7 @@ SparseTensor<T> SparseTensor<T>::coalesce() const {
     int64_t* dst_ix = ix.data_ptr();
     T* dst_v = vals.data_ptr();
     int64_t u = -1, last = -1;
+    std::vector<int64_t> dest(static_cast<size_t>(n));  // each stored entry's coalesced entry
     for (int64_t k = 0; k < n; ++k) {
         const int64_t s = order[static_cast<size_t>(k)], l = lin[static_cast<size_t>(s)];
         if (u < 0 || l != last) {
@@ -168,7 +202,9 @@ SparseTensor<T> SparseTensor<T>::coalesce() const {
         } else {
             for (int64_t e = 0; e < row; ++e) dst_v[u * row + e] += src_v[s * row + e];
         }
+        dest[static_cast<size_t>(s)] = u;
     }
+    detail::sparse::record_gather("CoalesceBackward0", vals, values_, std::move(dest), row);
     return SparseTensor(ix, vals, size_, true);
 }
 
@@ -181,6 +217,11 @@ Tensor<T> SparseTensor<T>::to_dense() const {
     for (int64_t k = 0; k < n; ++k) {
         const int64_t base = linear_index(k) * row;
         for (int64_t e = 0; e < row; ++e) o[base + e] += v[k * row + e];
+    }
+    if (autograd::GradMode::is_enabled() && values_.requires_grad()) {
+        std::vector<int64_t> at(static_cast<size_t>(n));
+        for (int64_t k = 0; k < n; ++k) at[static_cast<size_t>(k)] = linear_index(k);
+        detail::sparse::record_gather("ToDenseBackward0", out, values_, std::move(at), row);
     }
     return out;
 }
