@@ -6,6 +6,7 @@
 #
 # Used by tenet's own build and by the installed package (tenetConfig.cmake), as tenetFiles.cmake is.
 include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/tenetFiles.cmake)  # _tenet_interface_target
 
 function(tenet_find_mpi target)
     if(TARGET ${target})
@@ -15,12 +16,5 @@ function(tenet_find_mpi target)
     if(NOT MPI_CXX_FOUND)
         return()
     endif()
-    if("GLOBAL" IN_LIST ARGN)
-        add_library(${target} INTERFACE IMPORTED GLOBAL)
-    else()
-        add_library(${target} INTERFACE IMPORTED)
-    endif()
-    set_target_properties(${target} PROPERTIES
-        INTERFACE_LINK_LIBRARIES MPI::MPI_CXX
-        INTERFACE_COMPILE_DEFINITIONS "TENET_HAVE_MPI=1;OMPI_SKIP_MPICXX=1")
+    _tenet_interface_target(${target} "" MPI::MPI_CXX "TENET_HAVE_MPI=1;OMPI_SKIP_MPICXX=1" ${ARGN})
 endfunction()

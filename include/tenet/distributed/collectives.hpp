@@ -70,12 +70,17 @@ inline void unpack(const TensorBase& t, const TensorBase& buffer) {
     if (!buffer.is_same(t)) copy_values(t, buffer);
 }
 
+/// A contiguous view of `sizes` into a contiguous buffer, from its element `offset` on.
+inline TensorBase view_at(const TensorBase& buffer, const IntArray& sizes, int64_t offset) {
+    return TensorBase(tenet::detail::make_view(buffer.impl(), sizes, tenet::detail::contiguous_strides(sizes),
+                                               buffer.storage_offset() + offset));
+}
+
 /// Element `index` of a contiguous buffer holding consecutive tensors of `sizes` (a view).
 inline TensorBase chunk(const TensorBase& buffer, const IntArray& sizes, int64_t index) {
     int64_t n = 1;
     for (int64_t s : sizes) n *= s;
-    return TensorBase(tenet::detail::make_view(buffer.impl(), sizes, tenet::detail::contiguous_strides(sizes),
-                                               buffer.storage_offset() + index * n));
+    return view_at(buffer, sizes, index * n);
 }
 
 /// t /= n, for AVG (floating dtypes only: check_reduce_op refuses the others).

@@ -184,10 +184,7 @@ private:
 
         /// Member k's gradient inside bucket's flat buffer, shaped as its parameter.
         TensorBase slice(const Bucket& bucket, size_t k) const {
-            const TensorBase& p = parameters[bucket.members[k]];
-            return TensorBase(tenet::detail::make_view(bucket.flat.impl(), p.sizes(),
-                                                       tenet::detail::contiguous_strides(p.sizes()),
-                                                       bucket.offsets[k]));
+            return detail::view_at(bucket.flat, parameters[bucket.members[k]].sizes(), bucket.offsets[k]);
         }
 
         static TensorBase meta_grad(const TensorBase& p) {
