@@ -60,6 +60,7 @@ constexpr Backend default_backend() noexcept {
     return backend_available(Backend::FFTW) ? Backend::FFTW : Backend::KissFFT;
 }
 
+/// The backend's name: "kissfft" or "FFTW".
 constexpr const char* backend_name(Backend backend) noexcept {
     return backend == Backend::FFTW ? "FFTW" : "kissfft";
 }

@@ -110,10 +110,13 @@ private:
 
 /// The plan cache's controls (as torch.backends.cuda.cufft_plan_cache: size, max_size, clear).
 namespace plan_cache {
+/// The number of plans kept.
 inline size_t size() { return detail::PlanCache::instance().size(); }
+/// The most plans kept (4096 unless set): past it, the least recently used is dropped.
 inline size_t max_size() { return detail::PlanCache::instance().max_size(); }
 /// At most n plans are kept (0: none is kept between calls).
 inline void set_max_size(size_t n) { detail::PlanCache::instance().set_max_size(n); }
+/// Drops every plan (those in use live until their calls finish).
 inline void clear() { detail::PlanCache::instance().clear(); }
 }  // namespace plan_cache
 
