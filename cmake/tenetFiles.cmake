@@ -7,10 +7,16 @@
 #       TENET_HAVE_HDF5=1. Needed by <tenet/hdf5.hpp>.
 #   tenet_find_dlpack(<target> [GLOBAL])  DLPack's header (Debian libdlpack-dev):
 #       TENET_HAVE_DLPACK=1. Needed by <tenet/interop/dlpack.hpp>.
+#   tenet_find_kissfft(<target> [GLOBAL]) kissfft's C++ header kissfft/kissfft.hh (Debian
+#       libkissfft-dev; BSD-3): TENET_HAVE_KISSFFT=1. Needed by <tenet/fft.hpp> (the default FFT engine).
+#   tenet_find_fftw(<target> [GLOBAL])    FFTW 3, double and single precision (Debian libfftw3-dev;
+#       GPL: opt in), through pkg-config's fftw3 and fftw3f or else by name: TENET_HAVE_FFTW=1.
+#       <tenet/fft.hpp> then plans its transforms with FFTW.
 #
 # Used by tenet's own build and by the installed package (tenetConfig.cmake, components Files,
-# HDF5 and DLPack), as tenetVQSort.cmake is. The cache variables TENET_LIBZIP_INCLUDE_DIR,
-# TENET_LIBZIP_LIBRARY, TENET_HDF5_INCLUDE_DIR, TENET_HDF5_LIBRARY and TENET_DLPACK_INCLUDE_DIR
+# HDF5, DLPack, FFT and FFTW), as tenetVQSort.cmake is. The cache variables TENET_LIBZIP_INCLUDE_DIR,
+# TENET_LIBZIP_LIBRARY, TENET_HDF5_INCLUDE_DIR, TENET_HDF5_LIBRARY, TENET_DLPACK_INCLUDE_DIR,
+# TENET_KISSFFT_INCLUDE_DIR, TENET_FFTW_INCLUDE_DIR, TENET_FFTW_LIBRARY and TENET_FFTWF_LIBRARY
 # can point them elsewhere.
 include_guard(GLOBAL)
 
@@ -59,5 +65,33 @@ function(tenet_find_dlpack target)
     find_path(TENET_DLPACK_INCLUDE_DIR dlpack/dlpack.h DOC "Directory above DLPack's dlpack/dlpack.h")
     if(TENET_DLPACK_INCLUDE_DIR)
         _tenet_interface_target(${target} "${TENET_DLPACK_INCLUDE_DIR}" "" "TENET_HAVE_DLPACK=1" ${ARGN})
+    endif()
+endfunction()
+
+function(tenet_find_kissfft target)
+    if(TARGET ${target})
+        return()
+    endif()
+    find_path(TENET_KISSFFT_INCLUDE_DIR kissfft/kissfft.hh DOC "Directory above kissfft's kissfft/kissfft.hh")
+    if(TENET_KISSFFT_INCLUDE_DIR)
+        _tenet_interface_target(${target} "${TENET_KISSFFT_INCLUDE_DIR}" "" "TENET_HAVE_KISSFFT=1" ${ARGN})
+    endif()
+endfunction()
+
+function(tenet_find_fftw target)
+    if(TARGET ${target})
+        return()
+    endif()
+    # pkg-config's answer first (its directories as hints), then the usual places by name.
+    find_package(PkgConfig QUIET)
+    if(PKG_CONFIG_FOUND)
+        pkg_check_modules(_TENET_FFTW QUIET fftw3 fftw3f)
+    endif()
+    find_path(TENET_FFTW_INCLUDE_DIR fftw3.h HINTS ${_TENET_FFTW_INCLUDE_DIRS} DOC "Directory of FFTW's fftw3.h")
+    find_library(TENET_FFTW_LIBRARY NAMES fftw3 HINTS ${_TENET_FFTW_LIBRARY_DIRS} DOC "FFTW, double precision")
+    find_library(TENET_FFTWF_LIBRARY NAMES fftw3f HINTS ${_TENET_FFTW_LIBRARY_DIRS} DOC "FFTW, single precision")
+    if(TENET_FFTW_INCLUDE_DIR AND TENET_FFTW_LIBRARY AND TENET_FFTWF_LIBRARY)
+        _tenet_interface_target(${target} "${TENET_FFTW_INCLUDE_DIR}" "${TENET_FFTW_LIBRARY};${TENET_FFTWF_LIBRARY}"
+                                "TENET_HAVE_FFTW=1" ${ARGN})
     endif()
 endfunction()

@@ -108,6 +108,11 @@ SECTION_TITLES = OrderedDict([
     ("autograd/grad.hpp", "Autograd: grad"),
     ("autograd/gradcheck.hpp", "Autograd: gradcheck"),
     ("autograd/graphviz.hpp", "Autograd: graph output"),
+    ("ops/windows.hpp", "Window functions"),
+    ("fft/freq.hpp", "FFT helpers (tenet::fft)"),
+    ("fft/engine.hpp", "FFT engine (tenet::fft)"),
+    ("fft/norm.hpp", "FFT normalisation (tenet::fft)"),
+    ("fft/plan_cache.hpp", "FFT plan cache (tenet::fft::plan_cache)"),
     ("io/print.hpp", "Printing"),
     ("backend/device/device_backend.hpp", "Devices"),
     ("core/grad_mode.hpp", "Grad mode"),
@@ -224,6 +229,23 @@ RENAMED = {
     "tenet::value_error": "`ValueError`",
     "tenet::device_error": "`RuntimeError`",
     "tenet::not_implemented_error": "`NotImplementedError`",
+    "tenet::fft::c2c()": "— (the engine under torch.fft.fft / ifft)",
+    "tenet::fft::r2c()": "— (the engine under torch.fft.rfft)",
+    "tenet::fft::c2r()": "— (the engine under torch.fft.irfft)",
+    "tenet::fft::parse_norm()": "`norm=` keyword of torch.fft",
+    "tenet::fft::norm_name()": "`norm=` keyword of torch.fft",
+    "tenet::fft::norm_scale()": "—",
+    "tenet::fft::backend_available()": "—",
+    "tenet::fft::default_backend()": "—",
+    "tenet::fft::backend_name()": "—",
+    "tenet::fft::Norm": "`norm=` keyword of torch.fft",
+    "tenet::fft::Direction": "—",
+    "tenet::fft::Backend": "—",
+    "tenet::fft::Layout": "—",
+    "tenet::fft::plan_cache::size()": "`torch.backends.cuda.cufft_plan_cache.size` (CUDA)",
+    "tenet::fft::plan_cache::max_size()": "`torch.backends.cuda.cufft_plan_cache.max_size` (CUDA)",
+    "tenet::fft::plan_cache::set_max_size()": "`torch.backends.cuda.cufft_plan_cache.max_size` (CUDA)",
+    "tenet::fft::plan_cache::clear()": "`torch.backends.cuda.cufft_plan_cache.clear` (CUDA)",
     "tenet::promote_types()": "torch.promote_types",
     "tenet::result_type()": "torch.result_type",
     "tenet::can_cast()": "torch.can_cast",
@@ -245,6 +267,8 @@ def default_candidates(kind: str, ns: str, name: str) -> list[str]:
         return [f"torch.autograd.{name}"]
     if ns == "tenet::accelerator":
         return [f"torch.cuda.{name}"]
+    if ns == "tenet::fft":
+        return [f"torch.fft.{name}"]
     return [f"torch.{name}", f"torch.nn.functional.{name}", f"torch.special.{name}"]
 
 
