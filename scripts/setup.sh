@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(cmake make g++ catch2 libeigen3-dev libopenblas-dev libhwy-dev ccache libbenchmark-dev
-          libzip-dev libhdf5-dev libdlpack-dev libkissfft-dev python3-numpy python3-h5py openmpi-bin libopenmpi-dev)
+          libzip-dev libhdf5-dev libdlpack-dev libkissfft-dev libfftw3-dev python3-numpy python3-h5py openmpi-bin libopenmpi-dev)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "setup.sh: not a Debian-like system; make sure these (or equivalents) are installed:" \
