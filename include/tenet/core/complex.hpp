@@ -106,12 +106,14 @@ using complex64_t = complex<float>;
 using complex128_t = complex<double>;
 
 /// Whether T is tenet::complex<float> or tenet::complex<double>.
+namespace detail {
 template <class T>
-struct is_complex : std::false_type {};
+struct is_complex_type : std::false_type {};
 template <class T>
-struct is_complex<complex<T>> : std::true_type {};
+struct is_complex_type<complex<T>> : std::true_type {};
+}  // namespace detail
 template <class T>
-inline constexpr bool is_complex_v = is_complex<T>::value;
+inline constexpr bool is_complex_v = detail::is_complex_type<T>::value;
 
 namespace detail {
 /// The real type of an element type: float for complex<float>, T itself for real T.
@@ -156,6 +158,7 @@ TENET_HD constexpr T norm(const complex<T>& z) {
     return z.real() * z.real() + z.imag() * z.imag();
 }
 template <class T>
+    requires std::is_floating_point_v<T>
 TENET_HD complex<T> polar(T r, T theta) {
     return {r * std::cos(theta), r * std::sin(theta)};
 }

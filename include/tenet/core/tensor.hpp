@@ -609,6 +609,14 @@ public:
     TENET_FORWARDED_INPLACE_METHODS(TENET_FORWARDED_INPLACE_METHOD)
 #undef TENET_FORWARDED_INPLACE_METHOD
 
+    // ---- Complex parts: defined in expr/complex.hpp (views sharing storage) ----------
+    /// The real parts (a view with doubled strides; itself for a real tensor).
+    auto real() const;
+    /// The imaginary parts (a view; complex tensors only).
+    auto imag() const;
+    /// t itself: tenet's conj is never a pending view (expr/complex.hpp).
+    Tensor resolve_conj() const { return *this; }
+
     // ---- Autograd: declared here, defined behind the seam (core/hooks.hpp): in
     // autograd/tensor_autograd.hpp, or core/hooks_off.hpp when built with TENET_AUTOGRAD=0
     /// Whether this tensor takes part in autograd (a leaf that requires grad, or a result
