@@ -460,7 +460,8 @@ struct ComplexForward;
     };
 TENET_COMPLEX_FORWARD(Sqrt, tenet::sqrt(x))
 TENET_COMPLEX_FORWARD(Rsqrt, M(1) / tenet::sqrt(x))
-TENET_COMPLEX_FORWARD(Reciprocal, M(1) / x)
+// PyTorch's vectorised complex reciprocal: conj(x) / |x|^2 (nan + nan j at 0, where 1 / x gives inf).
+TENET_COMPLEX_FORWARD(Reciprocal, tenet::conj(x) / tenet::norm(x))
 TENET_COMPLEX_FORWARD(Exp, tenet::exp(x))
 TENET_COMPLEX_FORWARD(Log, tenet::log(x))
 TENET_COMPLEX_FORWARD(Log10, tenet::log10(x))
