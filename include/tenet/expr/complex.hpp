@@ -89,7 +89,7 @@ auto make_complex(A&& real, B&& imag) {
     detail::check_complex_parts<A, B>();
     return expr::make_binary<fn::MakeComplex>(std::forward<A>(real), std::forward<B>(imag));
 }
-/// torch.polar(abs, angle): abs * (cos(angle) + i sin(angle)), with complex()'s dtype rules.
+/// torch.polar(abs, angle): abs * (cos(angle) + i sin(angle)), with make_complex()'s dtype rules.
 template <expr::TensorOperand A, expr::TensorOperand B>
 auto polar(A&& abs, B&& angle) {
     detail::check_complex_parts<A, B>();
