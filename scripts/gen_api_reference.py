@@ -164,6 +164,7 @@ RENAMED = {
     "x.operator[]()": "`x[i]`",
     "x.operator()()": "`x[i, j]`",
     "tenet::tensor()": "torch.tensor",
+    "tenet::make_complex()": "torch.complex",
     "tenet::manual_seed()": "torch.manual_seed",
     "tenet::cuda_is_available()": "torch.cuda.is_available",
     "tenet::cuda_device_count()": "torch.cuda.device_count",
@@ -1146,7 +1147,8 @@ def generate(torch_names: TorchNames) -> str:
             cp = counterpart(torch_names, qual, "type", d.ns, d.name)
         else:
             torch_name = {"kByte": "uint8", "kChar": "int8", "kShort": "int16", "kInt": "int32", "kLong": "int64",
-                          "kHalf": "float16", "kFloat": "float32", "kDouble": "float64"}.get(
+                          "kHalf": "float16", "kFloat": "float32", "kDouble": "float64",
+                          "kComplexFloat": "complex64", "kComplexDouble": "complex128"}.get(
                               d.name, re.sub(r"^k", "", d.name).lower())
             cp = counterpart(torch_names, "", "type", "", torch_name)
         lines.append(f"| `{qual}` | {cp} | `{d.header}` |")

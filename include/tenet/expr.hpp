@@ -10,6 +10,7 @@
 #include "tenet/expr/operators.hpp"
 #include "tenet/expr/binary_ops.hpp"
 #include "tenet/expr/math.hpp"
+#include "tenet/expr/complex.hpp"
 #include "tenet/expr/activations.hpp"
 #include "tenet/expr/pow_rewrite.hpp"
 #include "tenet/backend/host/evaluate.hpp"

@@ -267,11 +267,29 @@ Tensor<V> sum_and_gradients(const E& e, bool mean, std::index_sequence<K...> lea
 
 namespace tenet::inline TENET_ABI::detail {
 
+/// Autograd on complex numbers is not in tenet yet: an operation whose expression holds a complex
+/// value (expr::has_complex_v) is never recorded, its backward formulas never instantiated; when
+/// an input requires grad, that is an error rather than a silently missing gradient.
+template <class E>
+constexpr const char* expr_op_name() {
+    if constexpr (E::arity > 0) return E::op_type::name;
+    else return "copy_";
+}
+template <class E>
+void refuse_complex_autograd(const E& e, const char* op) {
+    if (autograd::GradMode::is_enabled() && autograd::any_leaf_requires_grad(e))
+        fail<dtype_error>(op, ": autograd on complex numbers is not supported yet by tenet (an input requires grad; "
+                              "use detach() or NoGradGuard)");
+}
+
 template <class R, class X>
 std::optional<Tensor<R>> sum_with_gradients(const X& x, bool mean) {
     using V = input_t<X>;
     static_assert(std::is_same_v<R, sum_result_t<V>>);
-    if constexpr (!FloatingElement<V> || !TensorExpression<X>) {
+    if constexpr (TensorExpression<X> && expr::has_complex_v<X>) {
+        refuse_complex_autograd(x, mean ? "mean" : "sum");
+        return std::nullopt;
+    } else if constexpr (!FloatingElement<V> || !TensorExpression<X>) {
         return std::nullopt;  // integers have no gradient; a bare tensor's gradient is a broadcast, kept lazy
     } else {
         if (!autograd::GradMode::is_enabled() || !autograd::any_leaf_requires_grad(x)) return std::nullopt;
@@ -285,7 +303,9 @@ std::optional<Tensor<R>> sum_with_gradients(const X& x, bool mean) {
 
 template <class T, class E>
 void evaluate_into(Tensor<T>& dst, const E& e, AssignMode mode) {
-    if constexpr (FloatingElement<T>) {
+    if constexpr (expr::has_complex_v<E>) {
+        refuse_complex_autograd(e, expr_op_name<E>());
+    } else if constexpr (FloatingElement<T>) {
         if (autograd::GradMode::is_enabled() &&
             (autograd::any_leaf_requires_grad(e) ||
              (mode != AssignMode::Fresh && dst.defined() && autograd::requires_grad(dst)))) {
@@ -304,7 +324,9 @@ void assign_tensor(Tensor<T>& dst, const Tensor<U>& src) {
 /// Called by sum/mean (ops/reduce.hpp) with their input, result and plan.
 template <class X, class R>
 void record_reduction(const X& x, const Tensor<R>& result, const ReducePlan& plan, bool mean) {
-    if constexpr (FloatingElement<R> && FloatingElement<typename expr::node_t<X>::value_type>) {
+    if constexpr (expr::has_complex_v<expr::node_t<X>>) {
+        refuse_complex_autograd(expr::as_node(x), mean ? "mean" : "sum");
+    } else if constexpr (FloatingElement<R> && FloatingElement<typename expr::node_t<X>::value_type>) {
         if (!autograd::GradMode::is_enabled()) return;
         const auto e = expr::as_node(x);
         if (!autograd::any_leaf_requires_grad(e)) return;

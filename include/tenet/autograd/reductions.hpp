@@ -198,7 +198,9 @@ namespace tenet::inline TENET_ABI::detail {
 
 template <ReduceKind K, class X, class R>
 void record_value_reduction(const X& x, const Tensor<R>& result, const ReducePlan& plan, double p, const char* name) {
-    if constexpr (FloatingElement<R> && std::is_same_v<R, typename expr::node_t<X>::value_type>) {
+    if constexpr (expr::has_complex_v<expr::node_t<X>>) {
+        refuse_complex_autograd(expr::as_node(x), name);
+    } else if constexpr (FloatingElement<R> && std::is_same_v<R, typename expr::node_t<X>::value_type>) {
         if (!autograd::GradMode::is_enabled()) return;
         const auto e = expr::as_node(x);
         if (!autograd::any_leaf_requires_grad(e)) return;

@@ -26,11 +26,19 @@ TENET_HD I float_to_int_indefinite(double x) {
 
 }  // namespace detail
 
-/// Converts one element value to element type `To`.
+/// Converts one element value to element type `To` (a complex value to a real type: its real part).
 template <Element To, class From>
 TENET_HD To convert(From v) {
     if constexpr (std::is_same_v<To, From>) {
         return v;
+    } else if constexpr (is_complex_v<From>) {
+        // complex -> complex: per part; -> bool: either part nonzero; -> a real type: the real
+        // part (PyTorch's cast discards the imaginary part).
+        if constexpr (is_complex_v<To>) return To(convert<real_t<To>>(v.real()), convert<real_t<To>>(v.imag()));
+        else if constexpr (std::is_same_v<To, bool>) return v.real() != 0 || v.imag() != 0;
+        else return convert<To>(v.real());
+    } else if constexpr (is_complex_v<To>) {
+        return To(convert<real_t<To>>(v));
     } else if constexpr (std::is_same_v<To, bool>) {
         if constexpr (is_reduced_float<From>::value) return static_cast<float>(v) != 0.0f;
         else return v != From(0);

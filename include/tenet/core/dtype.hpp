@@ -10,19 +10,39 @@
 #include <string_view>
 #include <type_traits>
 
+#include "tenet/core/complex.hpp"
+#include "tenet/core/errors.hpp"
 #include "tenet/core/half.hpp"
 
 namespace tenet::inline TENET_ABI {
 
 /// Run-time element type, in PyTorch's order.
-enum class ScalarType : int8_t { Bool, UInt8, Int8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64 };
+/// (The complex types come last, after the real ones, so that the real ones keep their values.)
+enum class ScalarType : int8_t {
+    Bool,
+    UInt8,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    Float16,
+    BFloat16,
+    Float32,
+    Float64,
+    ComplexFloat,
+    ComplexDouble
+};
 
 /// The element types a tensor may hold.
 template <class T>
 concept Element = std::is_same_v<T, bool> || std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> ||
                   std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> ||
                   std::is_same_v<T, Half> || std::is_same_v<T, BFloat16> || std::is_same_v<T, float> ||
-                  std::is_same_v<T, double>;
+                  std::is_same_v<T, double> || std::is_same_v<T, complex<float>> || std::is_same_v<T, complex<double>>;
+
+/// Complex element types (complex64, complex128).
+template <class T>
+concept ComplexElement = Element<T> && is_complex_v<T>;
 
 template <class T>
 struct is_reduced_float : std::bool_constant<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>> {};
@@ -47,7 +67,9 @@ constexpr ScalarType scalar_type_of() {
     else if constexpr (std::is_same_v<T, Half>) return ScalarType::Float16;
     else if constexpr (std::is_same_v<T, BFloat16>) return ScalarType::BFloat16;
     else if constexpr (std::is_same_v<T, float>) return ScalarType::Float32;
-    else return ScalarType::Float64;
+    else if constexpr (std::is_same_v<T, double>) return ScalarType::Float64;
+    else if constexpr (std::is_same_v<T, complex<float>>) return ScalarType::ComplexFloat;
+    else return ScalarType::ComplexDouble;
 }
 }  // namespace detail
 
@@ -72,6 +94,8 @@ public:
             case ScalarType::BFloat16: return "bfloat16";
             case ScalarType::Float32: return "float32";
             case ScalarType::Float64: return "float64";
+            case ScalarType::ComplexFloat: return "complex64";
+            case ScalarType::ComplexDouble: return "complex128";
         }
         return "?";
     }
@@ -86,11 +110,15 @@ public:
             case ScalarType::Int32:
             case ScalarType::Float32: return 4;
             case ScalarType::Int64:
-            case ScalarType::Float64: return 8;
+            case ScalarType::Float64:
+            case ScalarType::ComplexFloat: return 8;
+            case ScalarType::ComplexDouble: return 16;
         }
         return 0;
     }
-    constexpr bool is_floating_point() const { return type_ >= ScalarType::Float16; }
+    /// Float16 to Float64: complex types are not floating point (as PyTorch's is_floating_point).
+    constexpr bool is_floating_point() const { return type_ >= ScalarType::Float16 && type_ <= ScalarType::Float64; }
+    constexpr bool is_complex() const { return type_ >= ScalarType::ComplexFloat; }
     constexpr bool is_signed() const { return type_ != ScalarType::Bool && type_ != ScalarType::UInt8; }
 
     friend constexpr bool operator==(DType a, DType b) { return a.type_ == b.type_; }
@@ -123,6 +151,8 @@ inline constexpr dtype_t<Half> kFloat16{};
 inline constexpr dtype_t<BFloat16> kBFloat16{};
 inline constexpr dtype_t<float> kFloat32{};
 inline constexpr dtype_t<double> kFloat64{};
+inline constexpr dtype_t<complex<float>> kComplex64{};
+inline constexpr dtype_t<complex<double>> kComplex128{};
 // LibTorch's alternative spellings.
 inline constexpr dtype_t<uint8_t> kByte{};
 inline constexpr dtype_t<int8_t> kChar{};
@@ -132,21 +162,43 @@ inline constexpr dtype_t<int64_t> kLong{};
 inline constexpr dtype_t<Half> kHalf{};
 inline constexpr dtype_t<float> kFloat{};
 inline constexpr dtype_t<double> kDouble{};
+inline constexpr dtype_t<complex<float>> kComplexFloat{};
+inline constexpr dtype_t<complex<double>> kComplexDouble{};
 
 /// PyTorch's default floating dtype. Fixed at float32: element types are static in tenet.
 inline constexpr DType get_default_dtype() { return kFloat32; }
 
 /// The element type a C++ literal gets when tenet infers it, as PyTorch infers it from
-/// Python values: bool -> bool, any integer -> int64, any floating value -> float32.
+/// Python values: bool -> bool, any integer -> int64, any floating value -> float32, any
+/// complex value -> complex64.
 template <class V>
-using default_element_t =
-    std::conditional_t<std::is_same_v<V, bool>, bool,
-                       std::conditional_t<std::is_integral_v<V>, int64_t,
-                                          std::conditional_t<is_reduced_float<V>::value, V, float>>>;
+using default_element_t = std::conditional_t<
+    std::is_same_v<V, bool>, bool,
+    std::conditional_t<std::is_integral_v<V>, int64_t,
+                       std::conditional_t<is_reduced_float<V>::value, V,
+                                          std::conditional_t<is_complex_v<V>, complex<float>, float>>>>;
 
-/// Calls `f(dtype_t<T>{})` for the C++ type named by a run-time DType.
+/// Calls `f(dtype_t<T>{})` for the C++ type named by a run-time DType: the real dtypes only, so
+/// that its many callers (I/O, interop, distributed) never instantiate complex code; a complex
+/// DType is a dtype_error naming `op`. Complex-aware call sites use visit_dtype_with_complex.
 template <class F>
-decltype(auto) visit_dtype(DType d, F&& f) {
+decltype(auto) visit_dtype(DType d, F&& f, const char* op = "visit_dtype");
+/// As visit_dtype, complex64 and complex128 included.
+template <class F>
+decltype(auto) visit_dtype_with_complex(DType d, F&& f) {
+    if (d.scalar_type() == ScalarType::ComplexFloat) return f(kComplex64);
+    if (d.scalar_type() == ScalarType::ComplexDouble) return f(kComplex128);
+    return visit_dtype(d, std::forward<F>(f));
+}
+
+namespace detail {
+[[noreturn]] inline void fail_complex_dtype(DType d, const char* op) {
+    fail<dtype_error>(op, ": complex dtypes are not supported here yet (got ", d, ")");
+}
+}  // namespace detail
+
+template <class F>
+decltype(auto) visit_dtype(DType d, F&& f, const char* op) {
     switch (d.scalar_type()) {
         case ScalarType::Bool: return f(kBool);
         case ScalarType::UInt8: return f(kUInt8);
@@ -158,6 +210,8 @@ decltype(auto) visit_dtype(DType d, F&& f) {
         case ScalarType::BFloat16: return f(kBFloat16);
         case ScalarType::Float32: return f(kFloat32);
         case ScalarType::Float64: return f(kFloat64);
+        case ScalarType::ComplexFloat:
+        case ScalarType::ComplexDouble: detail::fail_complex_dtype(d, op);
     }
     return f(kFloat32);  // unreachable: every ScalarType is handled above
 }

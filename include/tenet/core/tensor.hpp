@@ -31,9 +31,10 @@
 
 namespace tenet::inline TENET_ABI {
 
-/// A scalar a tensor can be filled with or converted from: any arithmetic type or a 16-bit float.
+/// A scalar a tensor can be filled with or converted from: any arithmetic type, a 16-bit float or
+/// a tenet::complex.
 template <class S>
-concept Scalar = std::is_arithmetic_v<S> || is_reduced_float<S>::value;
+concept Scalar = std::is_arithmetic_v<S> || is_reduced_float<S>::value || is_complex_v<S>;
 
 template <class T>
 class Tensor;
@@ -72,15 +73,20 @@ TENET_FIXED void check_no_partial_overlap(const TensorImpl& dst, const TensorImp
 /// requires_grad_(true) on a tensor of T: only floating dtypes can require gradients.
 template <class T>
 void check_can_require_grad(DType dtype) {
-    if constexpr (!FloatingElement<T>)
+    if constexpr (is_complex_v<T>)
+        fail<dtype_error>("requires_grad_: autograd on complex tensors is not supported yet by tenet (got ", dtype,
+                          ")");
+    else if constexpr (!FloatingElement<T>)
         fail<dtype_error>("requires_grad_: only Tensors of floating point dtype can require gradients (got ", dtype,
                           ")");
 }
 
 /// PyTorch's canCast (torch.can_cast): no floating -> integral or bool, no non-bool -> bool.
+/// Complex goes to complex only.
 template <class From, class To>
 inline constexpr bool can_cast_v =
-    !(FloatingElement<From> && !FloatingElement<To>) && !(!std::is_same_v<From, bool> && std::is_same_v<To, bool>);
+    !(FloatingElement<From> && !FloatingElement<To> && !is_complex_v<To>) &&
+    !(!std::is_same_v<From, bool> && std::is_same_v<To, bool>) && !(is_complex_v<From> && !is_complex_v<To>);
 
 /// out= (Tensor::assign) refuses a result it can't cast to the destination's type, as
 /// PyTorch's "result type Float can't be cast to the desired output type Long".
@@ -602,6 +608,14 @@ public:
     Tensor& NAME(const Args&... args);
     TENET_FORWARDED_INPLACE_METHODS(TENET_FORWARDED_INPLACE_METHOD)
 #undef TENET_FORWARDED_INPLACE_METHOD
+
+    // ---- Complex parts: defined in expr/complex.hpp (views sharing storage) ----------
+    /// The real parts (a view with doubled strides; itself for a real tensor).
+    auto real() const;
+    /// The imaginary parts (a view; complex tensors only).
+    auto imag() const;
+    /// t itself: tenet's conj is never a pending view (expr/complex.hpp).
+    Tensor resolve_conj() const { return *this; }
 
     // ---- Autograd: declared here, defined behind the seam (core/hooks.hpp): in
     // autograd/tensor_autograd.hpp, or core/hooks_off.hpp when built with TENET_AUTOGRAD=0

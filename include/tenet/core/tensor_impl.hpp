@@ -157,6 +157,9 @@ public:
     bool is_cpu() const { return device().is_cpu(); }
     bool is_cuda() const { return device().is_cuda(); }
     bool is_floating_point() const { return dtype().is_floating_point(); }
+    bool is_complex() const { return dtype().is_complex(); }
+    /// Always false: tenet's conj() is a lazy expression, never a view with a conjugate bit.
+    bool is_conj() const { return false; }
     /// A dense tensor's layout is always kStrided (sparse tensors are SparseTensor<T>).
     Layout layout() const { return Layout::kStrided; }
     /// False: a dense tensor (PyTorch's is_sparse; SparseTensor<T>::is_sparse() is true).

@@ -62,6 +62,9 @@ public:
     auto clamp_min(const B& min) const;
     template <class B>
     auto clamp_max(const B& max) const;
+    /// The conjugate, lazily (expr/complex.hpp); conj_physical the same (tenet has no conj bit).
+    auto conj() const;
+    auto conj_physical() const;
 
     // ---- Binary arithmetic: expr/binary_ops.hpp ------------------------------------------
     // `a.add(b)` is the lazy tenet::add(a, b): b is a tensor, an expression or a number.

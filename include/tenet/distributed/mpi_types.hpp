@@ -40,6 +40,8 @@ inline MPI_Datatype mpi_datatype(DType d) {
         case ScalarType::BFloat16: return reduced_float_datatype<BFloat16>();
         case ScalarType::Float32: return MPI_FLOAT;
         case ScalarType::Float64: return MPI_DOUBLE;
+        case ScalarType::ComplexFloat: return MPI_C_FLOAT_COMPLEX;
+        case ScalarType::ComplexDouble: return MPI_C_DOUBLE_COMPLEX;
     }
     return MPI_BYTE;
 }

@@ -186,11 +186,14 @@ struct DivRounding : ArithmeticRule {
 };
 struct Pow : ArithmeticRule {
     static constexpr const char* name = "pow";
+    static constexpr bool complex_ok = true;
     template <class T>
     TENET_HD auto operator()(T a, T b) const {
         static_assert(!arith::is_bool_v<T>, "tenet: pow is not defined on bool tensors (as in PyTorch)");
         if constexpr (std::is_integral_v<T>) {
             return arith::int_pow(a, b);
+        } else if constexpr (is_complex_v<T>) {
+            return b == T(2) ? a * a : (b == T(1) ? a : tenet::pow(a, b));
         } else {
             using M = opmath_t<T>;
             const M x = static_cast<M>(a), p = static_cast<M>(b);
@@ -427,6 +430,9 @@ constexpr void check_inplace_cast() {
     TENET_CAST_CHECK(int16_t, "int16", bool, "bool")
     TENET_CAST_CHECK(int32_t, "int32", bool, "bool")
     TENET_CAST_CHECK(int64_t, "int64", bool, "bool")
+    static_assert(!is_complex_v<Result> || is_complex_v<Dest>,
+                  "tenet: in-place op: a complex result can't be cast to a real tensor's element type (PyTorch: "
+                  "\"result type ComplexFloat can't be cast to the desired output type Float\")");
 #undef TENET_CAST_CHECK_TO
 #undef TENET_CAST_CHECK
 }

@@ -19,9 +19,18 @@ namespace tenet::inline TENET_ABI::fn {
 template <class T>
 using opmath_t = std::conditional_t<is_reduced_float<T>::value, float, T>;
 
-/// The floating type an operation on C produces: C itself if floating, else float32.
+/// The floating type an operation on C produces: C itself if floating or complex, else float32.
 template <class C>
-using floating_t = std::conditional_t<FloatingElement<C>, C, float>;
+using floating_t = std::conditional_t<FloatingElement<C> || is_complex_v<C>, C, float>;
+
+/// Whether a functor computes on complex operands: it says so with `complex_ok = true`. The
+/// nodes (expr/node.hpp) refuse every other functor on complex at compile time, so an op that
+/// PyTorch refuses on complex (floor, clamp, relu, <, max, ...) never runs on one by accident.
+/// (math.hpp also marks the table's complex functions by specialising complex_support.)
+template <class Op>
+struct complex_support : std::bool_constant<requires { requires Op::complex_ok; }> {};
+template <class Op>
+inline constexpr bool accepts_complex = complex_support<Op>::value;
 
 /// Arithmetic: computes and returns the promoted type.
 struct ArithmeticRule {
@@ -47,6 +56,7 @@ struct PredicateRule {
 
 struct Add : ArithmeticRule {
     static constexpr const char* name = "add";
+    static constexpr bool complex_ok = true;
     template <class T>
     TENET_HD auto operator()(T a, T b) const {
         if constexpr (std::is_same_v<T, bool>) return a || b;  // bool + bool is logical or in PyTorch
@@ -55,6 +65,7 @@ struct Add : ArithmeticRule {
 };
 struct Sub : ArithmeticRule {
     static constexpr const char* name = "sub";
+    static constexpr bool complex_ok = true;
     template <class T>
     TENET_HD auto operator()(T a, T b) const {
         static_assert(!std::is_same_v<T, bool>,
@@ -65,6 +76,7 @@ struct Sub : ArithmeticRule {
 };
 struct Mul : ArithmeticRule {
     static constexpr const char* name = "mul";
+    static constexpr bool complex_ok = true;
     template <class T>
     TENET_HD auto operator()(T a, T b) const {
         if constexpr (std::is_same_v<T, bool>) return a && b;
@@ -74,6 +86,7 @@ struct Mul : ArithmeticRule {
 /// True division: integer inputs give float32, as torch.div does.
 struct Div : FloatingRule {
     static constexpr const char* name = "div";
+    static constexpr bool complex_ok = true;
     template <class T>
     TENET_HD auto operator()(T a, T b) const {
         return static_cast<opmath_t<T>>(a) / static_cast<opmath_t<T>>(b);
@@ -81,6 +94,7 @@ struct Div : FloatingRule {
 };
 struct Neg : ArithmeticRule {
     static constexpr const char* name = "neg";
+    static constexpr bool complex_ok = true;
     template <class T>
     TENET_HD auto operator()(T a) const {
         static_assert(!std::is_same_v<T, bool>,
@@ -89,26 +103,28 @@ struct Neg : ArithmeticRule {
     }
 };
 
-#define TENET_COMPARISON(NAME, TORCH_NAME, OP)                            \
+#define TENET_COMPARISON(NAME, TORCH_NAME, OP, COMPLEX)                   \
     struct NAME : PredicateRule {                                         \
         static constexpr const char* name = TORCH_NAME;                   \
+        static constexpr bool complex_ok = COMPLEX;                       \
         template <class T>                                                \
         TENET_HD bool operator()(T a, T b) const {                        \
             return static_cast<opmath_t<T>>(a) OP static_cast<opmath_t<T>>(b); \
         }                                                                 \
     };
-TENET_COMPARISON(Eq, "eq", ==)
-TENET_COMPARISON(Ne, "ne", !=)
-TENET_COMPARISON(Lt, "lt", <)
-TENET_COMPARISON(Le, "le", <=)
-TENET_COMPARISON(Gt, "gt", >)
-TENET_COMPARISON(Ge, "ge", >=)
+TENET_COMPARISON(Eq, "eq", ==, true)
+TENET_COMPARISON(Ne, "ne", !=, true)
+TENET_COMPARISON(Lt, "lt", <, false)
+TENET_COMPARISON(Le, "le", <=, false)
+TENET_COMPARISON(Gt, "gt", >, false)
+TENET_COMPARISON(Ge, "ge", >=, false)
 #undef TENET_COMPARISON
 
 /// Conversion to U (the node for cast<U>(expr)).
 template <class U>
 struct CastTo {
     static constexpr const char* name = "to";
+    static constexpr bool complex_ok = true;
     template <class C>
     using compute_t = C;
     template <class C>

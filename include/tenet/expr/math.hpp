@@ -170,12 +170,21 @@ struct Softplus : ArithmeticRule {
 #define TENET_NO_BOOL(OPNAME) \
     static_assert(!std::is_same_v<T, bool>, "tenet: " OPNAME " is not supported for bool tensors (as in PyTorch)")
 
-struct Abs : ArithmeticRule {
+/// Type-keeping, except that complex gives its real type (abs, and angle's rule below).
+struct AbsRule {
+    template <class C>
+    using compute_t = C;
+    template <class C>
+    using result_t = real_t<C>;
+};
+struct Abs : AbsRule {
     static constexpr const char* name = "abs";
+    static constexpr bool complex_ok = true;
     template <class T>
     TENET_HD auto operator()(T a) const {
         TENET_NO_BOOL("abs");
-        if constexpr (FloatingElement<T>) return std::abs(static_cast<opmath_t<T>>(a));
+        if constexpr (is_complex_v<T>) return tenet::abs(a);
+        else if constexpr (FloatingElement<T>) return std::abs(static_cast<opmath_t<T>>(a));
         else if constexpr (std::is_signed_v<T>)  // wraps at the minimum, as PyTorch: abs(int8 -128) = -128
             return a < 0 ? static_cast<T>(-static_cast<std::make_unsigned_t<T>>(a)) : a;
         else return a;
@@ -194,6 +203,50 @@ struct Sign : ArithmeticRule {
         } else {
             return static_cast<T>((T(0) < a) - (a < T(0)));
         }
+    }
+};
+/// torch.sgn: z / |z| for complex (0 at 0), sign(x) for real numbers.
+struct Sgn : Sign {
+    static constexpr const char* name = "sgn";
+    static constexpr bool complex_ok = true;
+    template <class T>
+    TENET_HD auto operator()(T a) const {
+        if constexpr (is_complex_v<T>) {
+            const real_t<T> r = tenet::abs(a);
+            return r == real_t<T>(0) ? T(0) : a / r;
+        } else {
+            return Sign::operator()(a);
+        }
+    }
+};
+/// torch.angle: arg(z) for complex; for real numbers pi where x < 0, else 0 (nan stays nan);
+/// integers and bool give float32; the result is real.
+struct Angle {
+    static constexpr const char* name = "angle";
+    static constexpr bool complex_ok = true;
+    template <class C>
+    using compute_t = floating_t<C>;
+    template <class C>
+    using result_t = real_t<floating_t<C>>;
+    template <class T>
+    TENET_HD auto operator()(T a) const {
+        if constexpr (is_complex_v<T>) {
+            return tenet::arg(a);
+        } else {
+            using M = opmath_t<T>;
+            const M x = static_cast<M>(a);
+            return x != x ? x : (x < M(0) ? static_cast<M>(std::numbers::pi) : M(0));
+        }
+    }
+};
+/// conj: the conjugate of a complex number (conj_physical's functor; see conj below).
+struct Conj : ArithmeticRule {
+    static constexpr const char* name = "conj_physical";
+    static constexpr bool complex_ok = true;
+    template <class T>
+    TENET_HD T operator()(T a) const {
+        if constexpr (is_complex_v<T>) return tenet::conj(a);
+        else return a;
     }
 };
 #define TENET_ROUNDING_FUNCTOR(NAME, TORCH_NAME, FUNC)                                   \
@@ -380,6 +433,10 @@ struct BitwiseNot : ArithmeticRule {
 // ---- Floating functions, from the table: integer/bool -> float32, computed in opmath_t -----
 // Always inlined (as expression nodes' at()): GCC's inliner leaves a functor such as Sigmoid
 // out of line in a large translation unit, and a loop calling it stays scalar.
+// On complex operands an op computes ComplexForward<Functor, M>::of(x), given below for the ops
+// PyTorch defines on complex; the others are refused by the nodes (fn::accepts_complex).
+template <class Functor, class M>
+struct ComplexForward;
 #define TENET_FLOATING_OP(NAME, Functor, FORWARD, DERIVATIVE)         \
     struct Functor : FloatingRule {                                   \
         static constexpr const char* name = #NAME;                    \
@@ -387,10 +444,41 @@ struct BitwiseNot : ArithmeticRule {
         TENET_ALWAYS_INLINE TENET_HD auto operator()(T a) const {  \
             using M = opmath_t<T>;                                    \
             const M x = static_cast<M>(a);                            \
-            return FORWARD;                                           \
+            if constexpr (is_complex_v<M>) return ComplexForward<Functor, M>::of(x); \
+            else return FORWARD;                                      \
         }                                                             \
     };
 #include "tenet/expr/unary_ops.def"
+
+// ---- The table's floating functions on complex (std::complex's, as PyTorch's CPU kernels) ----
+#define TENET_COMPLEX_FORWARD(Functor, EXPR)                   \
+    template <>                                                \
+    struct complex_support<Functor> : std::true_type {};       \
+    template <class M>                                         \
+    struct ComplexForward<Functor, M> {                        \
+        static M of(M x) { return EXPR; }                      \
+    };
+TENET_COMPLEX_FORWARD(Sqrt, tenet::sqrt(x))
+TENET_COMPLEX_FORWARD(Rsqrt, M(1) / tenet::sqrt(x))
+// PyTorch's vectorised complex reciprocal: conj(x) / |x|^2 (nan + nan j at 0, where 1 / x gives inf).
+TENET_COMPLEX_FORWARD(Reciprocal, tenet::conj(x) / tenet::norm(x))
+TENET_COMPLEX_FORWARD(Exp, tenet::exp(x))
+TENET_COMPLEX_FORWARD(Log, tenet::log(x))
+TENET_COMPLEX_FORWARD(Log10, tenet::log10(x))
+TENET_COMPLEX_FORWARD(Sin, tenet::sin(x))
+TENET_COMPLEX_FORWARD(Cos, tenet::cos(x))
+TENET_COMPLEX_FORWARD(Tan, tenet::tan(x))
+TENET_COMPLEX_FORWARD(Asin, tenet::asin(x))
+TENET_COMPLEX_FORWARD(Acos, tenet::acos(x))
+TENET_COMPLEX_FORWARD(Atan, tenet::atan(x))
+TENET_COMPLEX_FORWARD(Sinh, tenet::sinh(x))
+TENET_COMPLEX_FORWARD(Cosh, tenet::cosh(x))
+TENET_COMPLEX_FORWARD(Tanh, tenet::tanh(x))
+TENET_COMPLEX_FORWARD(Asinh, tenet::asinh(x))
+TENET_COMPLEX_FORWARD(Acosh, tenet::acosh(x))
+TENET_COMPLEX_FORWARD(Atanh, tenet::atanh(x))
+TENET_COMPLEX_FORWARD(Sigmoid, M(1) / (M(1) + tenet::exp(-x)))
+#undef TENET_COMPLEX_FORWARD
 
 /// The table's ops on one number of a floating computation type M: the vocabulary in which
 /// the DERIVATIVE column is written, so that one rule serves per-element evaluation.

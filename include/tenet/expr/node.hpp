@@ -21,6 +21,7 @@
 #include "tenet/core/static_tensor.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/evaluating_methods.hpp"
+#include "tenet/expr/functors.hpp"
 #include "tenet/expr/promotion.hpp"
 #include "tenet/expr/tree.hpp"
 
@@ -174,10 +175,21 @@ inline std::optional<Device> common_device(std::optional<Device> a, std::optiona
     return a ? a : b;
 }
 
+/// Refuses a functor that does not compute on complex (fn::accepts_complex) when the operands
+/// or the computation are complex. The instantiation context names the functor (fn::Floor, ...).
+template <class Op, bool Complex>
+constexpr bool check_complex_operands() {
+    static_assert(!Complex || fn::accepts_complex<Op>,
+                  "tenet: this operation is not supported for complex tensors (as in PyTorch); the functor is "
+                  "named in the instantiation context below");
+    return true;
+}
+
 /// op(a): Op::result_t<V> is the element type, Op::compute_t<V> the type a is converted to.
 template <class Op, class A>
 struct Unary : ExpressionBase<Unary<Op, A>> {
     using compute_type = typename Op::template compute_t<typename A::value_type>;
+    static_assert(check_complex_operands<Op, is_complex_v<typename A::value_type> || is_complex_v<compute_type>>());
     using value_type = typename Op::template result_t<typename A::value_type>;
     /// The functor's own result type. Deducing it instantiates the functor, so a type it
     /// refuses (its static_assert) fails here, at the operator, not at the assignment.
@@ -211,6 +223,7 @@ template <class Op, class A, class B>
 struct Binary : ExpressionBase<Binary<Op, A, B>> {
     using common_type = common_t<A, B>;
     using compute_type = typename Op::template compute_t<common_type>;
+    static_assert(check_complex_operands<Op, is_complex_v<common_type> || is_complex_v<compute_type>>());
     using value_type = typename Op::template result_t<common_type>;
     /// Instantiates the functor, so that a refused type fails at the operator (see Unary).
     using op_result = decltype(std::declval<const Op&>()(std::declval<compute_type>(), std::declval<compute_type>()));
@@ -300,6 +313,22 @@ struct Ternary : ExpressionBase<Ternary<Op, A, B, C>> {
             c.template at<K + A::num_leaves + B::num_leaves>(ptrs, i)));
     }
 };
+
+/// Whether a complex value occurs anywhere in expression N (a leaf, a number or a node's result):
+/// autograd records nothing on complex yet (autograd/record.hpp refuses it by this).
+template <class N>
+constexpr bool has_complex() {
+    using R = std::remove_cvref_t<N>;
+    if constexpr (is_complex_v<typename R::value_type>) return true;
+    else if constexpr (!requires { R::arity; }) return false;  // a tensor
+    else if constexpr (R::arity <= 0) return false;
+    else
+        return []<size_t... I>(std::index_sequence<I...>) {
+            return (has_complex<operand_t<I, R>>() || ...);
+        }(std::make_index_sequence<R::arity>{});
+}
+template <class N>
+inline constexpr bool has_complex_v = has_complex<N>();
 
 // ---- Turning operands into nodes ----------------------------------------------------
 

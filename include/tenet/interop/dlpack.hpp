@@ -69,6 +69,9 @@ inline DLDataType to_dl_dtype(DType d) {
         case ScalarType::BFloat16: return make(kDLBfloat, 16);
         case ScalarType::Float32: return make(kDLFloat, 32);
         case ScalarType::Float64: return make(kDLFloat, 64);
+        case ScalarType::ComplexFloat:
+        case ScalarType::ComplexDouble:
+            fail<dtype_error>("to_dlpack: complex dtypes are not supported yet by tenet's DLPack interop (got ", d, ")");
     }
     fail<dtype_error>("to_dlpack: unknown dtype ", d);
 }

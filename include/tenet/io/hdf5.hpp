@@ -184,6 +184,9 @@ inline Id hdf5_type(ScalarType s, bool in_file, const Where& w) {
         case ScalarType::Float32: return copy_type(in_file ? H5T_IEEE_F32LE : H5T_NATIVE_FLOAT, w);
         case ScalarType::Float64: return copy_type(in_file ? H5T_IEEE_F64LE : H5T_NATIVE_DOUBLE, w);
         case ScalarType::BFloat16: break;
+        case ScalarType::ComplexFloat:
+        case ScalarType::ComplexDouble:
+            w.fail<dtype_error>("complex dtypes are not supported yet by tenet's HDF5 I/O");
     }
     w.fail<dtype_error>("bfloat16 has no HDF5 standard type (h5py has none either); convert it first, "
                         "e.g. t.to<float>()");

@@ -96,6 +96,9 @@ inline std::string descr_of(DType d, const char* op) {
         case ScalarType::Float32: return std::string(1, n) + "f4";
         case ScalarType::Float64: return std::string(1, n) + "f8";
         case ScalarType::BFloat16: break;
+        case ScalarType::ComplexFloat:
+        case ScalarType::ComplexDouble:
+            fail<dtype_error>(op, ": complex dtypes are not supported yet by tenet's .npy I/O (got ", d, ")");
     }
     fail<dtype_error>(op, ": NumPy has no bfloat16 dtype, so a tenet.bfloat16 tensor cannot be saved as .npy; "
                           "convert it first, e.g. t.to<float>()");

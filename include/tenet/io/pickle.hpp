@@ -253,6 +253,8 @@ inline const char* storage_class(DType dtype) {
         case ScalarType::BFloat16: return "BFloat16Storage";
         case ScalarType::Float32: return "FloatStorage";
         case ScalarType::Float64: return "DoubleStorage";
+        case ScalarType::ComplexFloat: return "ComplexFloatStorage";  // (not loaded yet: storage_dtype)
+        case ScalarType::ComplexDouble: return "ComplexDoubleStorage";
     }
     return "FloatStorage";
 }

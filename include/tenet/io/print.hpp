@@ -89,7 +89,8 @@ struct Values {
     IntArray sizes;          // the tensor's own sizes
     Settings opts;           // the options this print uses (one snapshot)
     bool summarize = false;  // more than opts.threshold elements: only edge items are shown
-    std::vector<double> floats;  // floating dtypes
+    std::vector<double> floats;  // floating dtypes; the real parts of complex ones
+    std::vector<double> imags;   // complex dtypes: the imaginary parts
     std::vector<int64_t> ints;   // integral dtypes and bool (0/1)
     std::string autograd;        // "grad_fn=<MulBackward0>" or "requires_grad=True" (or empty)
     std::string device;          // "cuda:0" for a device tensor, empty on the host
@@ -192,20 +193,37 @@ struct Formatter {
     }
 };
 
+/// The formatter of a complex tensor's imaginary parts: the real parts' options, its own values
+/// (PyTorch formats the two parts with two formatters).
+inline Values imaginary_parts(const Values& v) {
+    Values im;
+    im.dtype = kFloat64;
+    im.opts = v.opts;
+    im.floats = v.imags;
+    return im;
+}
+
 struct Writer {
     const Values& v;
     const Formatter& f;
-    size_t next = 0;  // the next shown element
+    const Formatter* imag = nullptr;  // complex dtypes: the imaginary parts' formatter
+    size_t next = 0;                  // the next shown element
 
     std::string element() {
         const size_t i = next++;
+        if (imag) {  // PyTorch's _val_formatter: the imaginary part's padding dropped, its sign kept
+            std::string re = f.format_float(v.floats[i]);
+            std::string im = imag->format_float(v.imags[i]) + "j";
+            im.erase(0, im.find_first_not_of(' '));
+            return im[0] == '+' || im[0] == '-' ? re + im : re + "+" + im;
+        }
         return f.floating ? f.format_float(v.floats[i]) : f.format_int(v.ints[i]);
     }
 
     // PyTorch's _vector_str: one row, wrapped at the line width.
     void vector(std::string& out, int64_t n, int64_t indent) {
         const int64_t edge = v.opts.edgeitems;
-        const auto element_length = static_cast<double>(f.max_width + 2);
+        const auto element_length = static_cast<double>(f.max_width + 2 + (imag ? imag->max_width + 1 : 0));
         // In doubles, as Python's true division: any linewidth, however negative, gives 1.
         const double fit = std::floor((static_cast<double>(v.opts.linewidth) - static_cast<double>(indent)) / element_length);
         const int64_t per_line = fit < 1 ? 1 : fit > 1e18 ? int64_t{1} << 60 : static_cast<int64_t>(fit);
@@ -273,6 +291,15 @@ struct Writer {
 /// The data part of a repr (PyTorch's _tensor_str): `[...]`, rows indented by `indent`.
 inline std::string body(const Values& v, int64_t indent) {
     if (product(v.sizes) == 0) return "[]";
+    if (v.dtype.is_complex()) {
+        Values re = v;
+        re.dtype = kFloat64;
+        const Formatter f(re), fi(imaginary_parts(v));
+        Writer w{v, f, &fi};
+        std::string text;
+        w.tensor(text, 0, indent);
+        return text;
+    }
     const Formatter f(v);
     Writer w{v, f};
     std::string text;
@@ -363,7 +390,7 @@ TENET_FIXED std::string format(const Values& v) {
         if (!(v.dtype == get_default_dtype())) suffixes.push_back("dtype=tenet." + std::string(v.dtype.name()));
         text += "[]";
     } else {
-        if (!(v.dtype == kFloat32 || v.dtype == kInt64 || v.dtype == kBool))
+        if (!(v.dtype == kFloat32 || v.dtype == kComplex64 || v.dtype == kInt64 || v.dtype == kBool))
             suffixes.push_back("dtype=tenet." + std::string(v.dtype.name()));
         text += body(v, indent);
     }
@@ -479,7 +506,14 @@ Values values_of(const Tensor<T>& tensor) {
         const std::vector<int64_t> offsets = shown_offsets(t.sizes(), t.strides(), t.storage_offset(), v.summarize,
                                                            v.opts.edgeitems);
         const T* base = static_cast<const T*>(t.impl().storage->data());
-        if constexpr (FloatingElement<T>) {
+        if constexpr (is_complex_v<T>) {
+            v.floats.reserve(offsets.size());
+            v.imags.reserve(offsets.size());
+            for (int64_t o : offsets) {
+                v.floats.push_back(static_cast<double>(base[o].real()));
+                v.imags.push_back(static_cast<double>(base[o].imag()));
+            }
+        } else if constexpr (FloatingElement<T>) {
             v.floats.reserve(offsets.size());
             for (int64_t o : offsets) v.floats.push_back(static_cast<double>(base[o]));
         } else {

@@ -286,7 +286,11 @@ auto reduce_row(const X& x, const std::optional<IntArray>& dims, bool keepdim, d
     using V = input_t<X>;
     using R = typename Row::template reducer<V>;
     using O = typename R::out_t;
-    if constexpr (Row::dtypes == DTypeRule::floating_dtype && !FloatingElement<V>) {
+    if constexpr (is_complex_v<V> && K != ReduceKind::sum && K != ReduceKind::mean && K != ReduceKind::prod) {
+        // sum, mean and prod are tenet's complex reductions so far; never instantiated on complex.
+        fail<dtype_error>(Row::name, "(): complex dtypes are not supported (got ", dtype_of<V>, ")");
+        return Tensor<V>();
+    } else if constexpr (Row::dtypes == DTypeRule::floating_dtype && !FloatingElement<V> && !is_complex_v<V>) {
         if constexpr (K == ReduceKind::mean)  // PyTorch's own words for mean
             fail<dtype_error>("mean(): could not infer output dtype. Input dtype must be either a floating point or "
                               "complex dtype. Got: ",

@@ -47,10 +47,11 @@ inline TENET_HD int64_t wrap_mul(int64_t a, int64_t b) {
 
 /// The element type of sum() and prod(): integers and bool widen to int64.
 template <class V>
-using sum_result_t = std::conditional_t<FloatingElement<V>, V, int64_t>;
+using sum_result_t = std::conditional_t<FloatingElement<V> || is_complex_v<V>, V, int64_t>;
 /// Accumulator of the additive reductions.
 template <class V>
-using add_acc_t = std::conditional_t<FloatingElement<V>, double, int64_t>;
+using add_acc_t = std::conditional_t<is_complex_v<V>, complex<double>,
+                                     std::conditional_t<FloatingElement<V>, double, int64_t>>;
 /// Values compared by max/min: 16-bit floats are compared as float.
 template <class V>
 using cmp_t = std::conditional_t<is_reduced_float<V>::value, float, V>;
@@ -68,12 +69,12 @@ struct SumOp {
     using block_t = std::conditional_t<FloatingElement<V> && !std::is_same_v<V, double>, float, acc_t>;
     static constexpr int lanes = std::is_same_v<block_t, float> ? 16 : 8;
     TENET_HD block_t block_step(block_t a, V v) const {
-        if constexpr (FloatingElement<V>) return a + convert<block_t>(v);
+        if constexpr (FloatingElement<V> || is_complex_v<V>) return a + convert<block_t>(v);
         else return wrap_add(a, convert<acc_t>(v));
     }
     TENET_HD acc_t init() const { return 0; }
     TENET_HD acc_t combine(acc_t a, acc_t b) const {
-        if constexpr (FloatingElement<V>) return a + b;
+        if constexpr (FloatingElement<V> || is_complex_v<V>) return a + b;
         else return wrap_add(a, b);
     }
     TENET_HD acc_t step(acc_t a, V v, int64_t) const { return combine(a, convert<acc_t>(v)); }
@@ -84,7 +85,8 @@ template <class V>
 struct MeanOp : SumOp<V> {
     using out_t = V;
     TENET_HD out_t project(typename SumOp<V>::acc_t a, int64_t count) const {
-        return convert<V>(static_cast<double>(a) / static_cast<double>(count));
+        if constexpr (is_complex_v<V>) return convert<V>(a / static_cast<double>(count));
+        else return convert<V>(static_cast<double>(a) / static_cast<double>(count));
     }
 };
 
@@ -95,7 +97,7 @@ struct ProdOp {
     static constexpr int lanes = 8;
     TENET_HD acc_t init() const { return 1; }
     TENET_HD acc_t combine(acc_t a, acc_t b) const {
-        if constexpr (FloatingElement<V>) return a * b;
+        if constexpr (FloatingElement<V> || is_complex_v<V>) return a * b;
         else return wrap_mul(a, b);
     }
     TENET_HD acc_t step(acc_t a, V v, int64_t) const { return combine(a, convert<acc_t>(v)); }

@@ -44,6 +44,8 @@ namespace tenet::inline TENET_ABI::detail {
 // Columns per chunk of a row that gathers or broadcasts an operand. (512 made W3 4% faster but
 // W4's tiled walk 1.9x slower on the 2-core EPYC VM, for reasons not pinned down.)
 inline constexpr int64_t kChunk = 256;
+/// The largest element a chunk buffer holds: complex128's 16 bytes.
+inline constexpr int64_t kMaxItemsize = 16;
 
 /// Copies `count` elements of `itemsize` bytes, `stride` elements apart, into `out`.
 inline void gather(unsigned char* out, const unsigned char* in, int64_t stride, int64_t count, int64_t itemsize) {
@@ -63,7 +65,13 @@ inline void gather(unsigned char* out, const unsigned char* in, int64_t stride, 
         case 1: return typed(uint8_t{});
         case 2: return typed(uint16_t{});
         case 4: return typed(uint32_t{});
-        default: return typed(uint64_t{});
+        case 8: return typed(uint64_t{});
+        default: {  // 16: complex128
+            struct alignas(16) Pair {
+                uint64_t a, b;
+            };
+            return typed(Pair{});
+        }
     }
 }
 
@@ -138,7 +146,7 @@ LoopGeometry<L + 1> expression_geometry(const Tensor<T>& dst, const std::array<c
 
 /// Buffers for the leaves that are gathered to unit stride, one chunk each (plus one spare).
 template <size_t L>
-using ChunkBuffers = unsigned char[L + 1][kChunk * 8];
+using ChunkBuffers = unsigned char[L + 1][kChunk * kMaxItemsize];
 
 /// Points ptrs[l] at columns [i0, i0 + count) of the current row of each of the L leaves
 /// (leaf l is operand l + 1): in place when unit-stride, else gathered into buffers[l]. Broadcast
@@ -146,7 +154,7 @@ using ChunkBuffers = unsigned char[L + 1][kChunk * 8];
 /// already holds the row's value.
 template <size_t L, size_t N, class Ptrs>
 void point_leaves_at_chunk(const LoopGeometry<N>& g, const std::array<int64_t, N>& off, int64_t i0, int64_t count,
-                           unsigned char (*buffers)[kChunk * 8], Ptrs& ptrs, bool broadcast_prefilled) {
+                           unsigned char (*buffers)[kChunk * kMaxItemsize], Ptrs& ptrs, bool broadcast_prefilled) {
     static_assert(L < N, "operand 0 is not a leaf");
     for (size_t l = 0; l < L; ++l) {
         const int64_t s = g.inner_stride(l + 1);
@@ -212,7 +220,8 @@ SpanKernel<T, E::num_leaves> span_kernel(const E& e) {
 template <bool Stream, class T, size_t L>
 void run_row_segment(const LoopGeometry<L + 1>& g, const SpanKernel<T, L>& k, const std::array<int64_t, L + 1>& off,
                      int64_t col_begin, int64_t col_end, bool unit, StreamCopy stream = nullptr) {
-    static_assert(sizeof(T) <= 8 && 64 % sizeof(T) == 0, "a chunk buffer holds kChunk elements of at most 8 bytes");
+    static_assert(sizeof(T) <= kMaxItemsize && 64 % sizeof(T) == 0,
+                  "a chunk buffer holds kChunk elements of at most kMaxItemsize bytes");
     T* out = reinterpret_cast<T*>(g.base[0] + off[0]);
     if constexpr (Stream) {  // whole 64-byte lines are streamed: the columns before the first are stored as usual
         const auto misaligned = reinterpret_cast<uintptr_t>(out + col_begin) % 64;

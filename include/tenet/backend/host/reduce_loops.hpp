@@ -207,7 +207,7 @@ std::unique_ptr<typename R::acc_t[]> reduce_accumulate_loops(const E& e, const R
     for (size_t l = 0; l < L; ++l) unit = unit && g.inner_stride(l + 1) == 1;
 
     std::array<const void*, L + (L == 0)> ptrs{};
-    alignas(64) unsigned char buffers[L + (L == 0)][kChunk * 8];
+    alignas(64) unsigned char buffers[L + (L == 0)][kChunk * kMaxItemsize];
     IntArray counter;
     std::array<int64_t, N> off = g.row_offsets(0, counter);
     for (int64_t row = 0; row < rows; ++row) {
