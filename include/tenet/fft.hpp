@@ -12,4 +12,5 @@
 #include "tenet/fft/plan_cache.hpp"
 #include "tenet/fft/engine.hpp"
 #include "tenet/fft/freq.hpp"
+#include "tenet/fft/transforms.hpp"
 #include "tenet/ops/windows.hpp"
