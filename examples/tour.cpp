@@ -11,10 +11,14 @@
 #if TENET_HAVE_HDF5
 #include <tenet/hdf5.hpp>  // HDF5 datasets (needs HDF5's C library)
 #endif
+#if __has_include(<kissfft/kissfft.hh>)
+#include <tenet/fft.hpp>  // torch.fft (needs kissfft's header)
+#endif
 
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <numbers>
 
 using namespace tenet;
 using namespace tenet::indexing;
@@ -216,6 +220,17 @@ int main() {
     } catch (const shape_error& err) {
         std::cout << "fails: " << err.what() << "\n";
     }
+
+#if __has_include(<kissfft/kissfft.hh>)
+    section("Spectra (torch.fft)");
+    manual_seed(0);
+    auto time = arange(128.0) / 128;  // one second of 128 samples: a 12 Hz sine in noise
+    Tensor<double> noisy = sin(2 * std::numbers::pi * 12 * time) + 0.5 * randn({128}, kFloat64);
+    Tensor<double> magnitude = abs(fft::rfft(noisy));  // complex128 spectrum -> its magnitudes
+    const int64_t peak = magnitude.argmax().item();
+    std::cout << "rfft of " << noisy.sizes() << " -> " << magnitude.sizes() << ", peak " << magnitude[peak].item()
+              << " at " << fft::rfftfreq(128, 1.0 / 128, kFloat64)[peak].item() << " Hz\n";
+#endif
 
     section("Autograd");
     autograd_section();

@@ -2,8 +2,10 @@
 // tenet's fft module: the host FFT engine (batched strided 1-D transforms of interleaved complex
 // buffers through kissfft and Bluestein's algorithm, or FFTW where TENET_HAVE_FFTW is defined;
 // tenet/fft/engine.hpp), its plan cache, PyTorch's norm strings, and torch.fft's helpers fftfreq,
-// rfftfreq, fftshift and ifftshift (namespace tenet::fft); the window functions hann_window,
-// hamming_window, blackman_window, bartlett_window and kaiser_window (namespace tenet).
+// rfftfreq, fftshift and ifftshift, and the transforms fft, ifft, rfft, irfft, hfft, ihfft and
+// their 2-D and n-D forms (tenet/fft/transforms.hpp; no autograd yet) (namespace tenet::fft);
+// the window functions hann_window, hamming_window, blackman_window, bartlett_window and
+// kaiser_window (namespace tenet).
 // Needs kissfft's header <kissfft/kissfft.hh> (Debian libkissfft-dev, BSD-3).
 
 #include "tenet/ops.hpp"
@@ -12,4 +14,5 @@
 #include "tenet/fft/plan_cache.hpp"
 #include "tenet/fft/engine.hpp"
 #include "tenet/fft/freq.hpp"
+#include "tenet/fft/transforms.hpp"
 #include "tenet/ops/windows.hpp"

@@ -26,6 +26,19 @@ def tensor_text(t):
     return " ".join(head + [value_text(v, t.dtype) for v in t.flatten().tolist()])
 
 
+def complex_text(t):
+    """A tensor's text; a complex one as `complex64 ndim size... 2*numel re im re im ...` (its
+    view_as_real's values under its complex shape)."""
+    t = t.detach()
+    if not t.is_complex():
+        return tensor_text(t)
+    r = torch.view_as_real(t.resolve_conj())
+    part = torch.float32 if t.dtype == torch.complex64 else torch.float64
+    cname = "complex64" if t.dtype == torch.complex64 else "complex128"
+    head = [cname, str(t.dim())] + [str(s) for s in t.shape] + [str(2 * t.numel())]
+    return " ".join(head + [value_text(v, part) for v in r.flatten().tolist()])
+
+
 def args_text(kw):
     """A case's arguments as `key=value` words: bools as 1/0, None as `none`, lists as comma
     lists (`empty` for none), floats as repr."""
