@@ -137,13 +137,25 @@ inline Golden parse_part(const std::string& part) {
     return parse_tensor(in);
 }
 
+/// The tensor on the host (a complex one from its (re, im) pairs).
+template <class T>
+Tensor<T> host_tensor(const Golden& g) {
+    Tensor<T> t = empty<T>(g.sizes);
+    T* p = t.data_ptr();
+    if constexpr (is_complex_v<T>) {
+        REQUIRE(g.values.size() == 2 * static_cast<size_t>(t.numel()));
+        for (size_t i = 0; i < g.values.size(); i += 2)
+            *p++ = T(static_cast<real_t<T>>(g.values[i]), static_cast<real_t<T>>(g.values[i + 1]));
+    } else {
+        for (double v : g.values) *p++ = convert<T>(v);
+    }
+    return t;
+}
+
 /// The tensor on the test device (placement.hpp).
 template <class T>
 Tensor<T> make(const Golden& g) {
-    Tensor<T> t = empty<T>(g.sizes);
-    T* p = t.data_ptr();
-    for (double v : g.values) *p++ = convert<T>(v);
-    return placement::place(t);
+    return placement::place(host_tensor<T>(g));
 }
 
 /// The input a case names under `key` (`y=NAME`), as a tensor of T on the test device.
@@ -182,6 +194,15 @@ void with_dtype(const std::string& dtype, F&& f) {
     else if (dtype == "int64") f.template operator()<int64_t>();
     else if (dtype == "bool") f.template operator()<bool>();
     else FAIL("unknown dtype " << dtype);
+}
+
+/// with_dtype, and the complex dtypes too (a separate function: with_dtype's callers need not
+/// compile their cases for complex).
+template <class F>
+void with_dtype_or_complex(const std::string& dtype, F&& f) {
+    if (dtype == "complex64") f.template operator()<complex<float>>();
+    else if (dtype == "complex128") f.template operator()<complex<double>>();
+    else with_dtype(dtype, std::forward<F>(f));
 }
 
 /// PyTorch's values within 2e-5 (float32 values: PyTorch accumulates float32 in float, tenet in

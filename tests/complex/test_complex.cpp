@@ -18,32 +18,7 @@ const GoldenFile& cases() {
     return f;
 }
 
-/// A tensor of T from its golden text (a complex one from its (re, im) pairs).
-template <class T>
-Tensor<T> from_golden(const Golden& g) {
-    Tensor<T> t = empty<T>(g.sizes);
-    T* p = t.data_ptr();
-    if constexpr (is_complex_v<T>) {
-        REQUIRE(g.values.size() == 2 * static_cast<size_t>(t.numel()));
-        for (size_t i = 0; i < g.values.size(); i += 2)
-            *p++ = T(static_cast<real_t<T>>(g.values[i]), static_cast<real_t<T>>(g.values[i + 1]));
-    } else {
-        for (double v : g.values) *p++ = convert<T>(v);
-    }
-    return t;
-}
 const Golden& input_of(const Case& c, const std::string& key) { return cases().inputs.at(c.arg(key)); }
-
-/// Calls f.template operator()<T>() for the element type of a dtype name.
-template <class F>
-void with_type(const std::string& dtype, F&& f) {
-    if (dtype == "complex64") f.template operator()<c64>();
-    else if (dtype == "complex128") f.template operator()<c128>();
-    else if (dtype == "float32") f.template operator()<float>();
-    else if (dtype == "float64") f.template operator()<double>();
-    else if (dtype == "int64") f.template operator()<int64_t>();
-    else FAIL("unexpected dtype " << dtype);
-}
 
 /// dtype and sizes exactly; each real number (both parts of a complex one) within rtol * max(1, |expected|).
 template <class R>
@@ -181,10 +156,10 @@ TEST_CASE("complex: pointwise math as PyTorch", "[complex]") {
         INFO(c.line.substr(0, 120));
         const Golden& x = input_of(c, "x");
         const Golden expected = golden::parse_part(c.parts.at(0));
-        if (x.dtype == "complex64") run_unary(c.arg("op"), from_golden<c64>(x), expected);
-        else if (x.dtype == "complex128") run_unary(c.arg("op"), from_golden<c128>(x), expected);
-        else if (c.arg("op") == "angle") check_close(expected, Tensor<float>(from_golden<float>(x).angle()));
-        else check_close(expected, Tensor<float>(from_golden<float>(x).sgn()));
+        if (x.dtype == "complex64") run_unary(c.arg("op"), golden::host_tensor<c64>(x), expected);
+        else if (x.dtype == "complex128") run_unary(c.arg("op"), golden::host_tensor<c128>(x), expected);
+        else if (c.arg("op") == "angle") check_close(expected, Tensor<float>(golden::host_tensor<float>(x).angle()));
+        else check_close(expected, Tensor<float>(golden::host_tensor<float>(x).sgn()));
         ++n;
     }
     CHECK(n >= 60);
@@ -200,20 +175,20 @@ TEST_CASE("complex: arithmetic, comparisons and promotion with real tensors and 
         if (c.op == "binary") {
             const Golden& b = input_of(c, "b");
             // The operand pairs of gen_complex.py: complex with complex, float32, float64, int64.
-            if (a.dtype == "complex64" && b.dtype == "complex64") run_binary(c.arg("op"), from_golden<c64>(a), from_golden<c64>(b), expected);
-            else if (a.dtype == "complex128") run_binary(c.arg("op"), from_golden<c128>(a), from_golden<c128>(b), expected);
-            else if (b.dtype == "float32") run_binary(c.arg("op"), from_golden<c64>(a), from_golden<float>(b), expected);
-            else if (a.dtype == "float64") run_binary(c.arg("op"), from_golden<double>(a), from_golden<c64>(b), expected);
-            else run_binary(c.arg("op"), from_golden<int64_t>(a), from_golden<c64>(b), expected);
+            if (a.dtype == "complex64" && b.dtype == "complex64") run_binary(c.arg("op"), golden::host_tensor<c64>(a), golden::host_tensor<c64>(b), expected);
+            else if (a.dtype == "complex128") run_binary(c.arg("op"), golden::host_tensor<c128>(a), golden::host_tensor<c128>(b), expected);
+            else if (b.dtype == "float32") run_binary(c.arg("op"), golden::host_tensor<c64>(a), golden::host_tensor<float>(b), expected);
+            else if (a.dtype == "float64") run_binary(c.arg("op"), golden::host_tensor<double>(a), golden::host_tensor<c64>(b), expected);
+            else run_binary(c.arg("op"), golden::host_tensor<int64_t>(a), golden::host_tensor<c64>(b), expected);
         } else {
             // Only the generated pairs are instantiated: a real number with complex64; a complex
             // number with complex64, float32, float64 and int64 (pow with complex64 only).
             with_python_number(c.arg("s"), [&](auto s) {
-                with_type(a.dtype, [&]<class A>() {
+                golden::with_dtype_or_complex(a.dtype, [&]<class A>() {
                     if constexpr (std::is_same_v<A, c64>)
-                        run_scalar<true>(c.arg("op"), from_golden<A>(a), s, expected);
+                        run_scalar<true>(c.arg("op"), golden::host_tensor<A>(a), s, expected);
                     else if constexpr (!std::is_same_v<decltype(s), double> && !std::is_same_v<A, c128>)
-                        run_scalar<false>(c.arg("op"), from_golden<A>(a), s, expected);
+                        run_scalar<false>(c.arg("op"), golden::host_tensor<A>(a), s, expected);
                 });
             });
         }
@@ -275,9 +250,9 @@ TEST_CASE("complex: make_complex and polar as torch.complex and torch.polar", "[
         if (c.kind != "case" || c.op != "make") continue;
         INFO(c.line.substr(0, 120));
         const Golden expected = golden::parse_part(c.parts.at(0));
-        with_type(input_of(c, "a").dtype, [&]<class T>() {
+        golden::with_dtype_or_complex(input_of(c, "a").dtype, [&]<class T>() {
             if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-                const Tensor<T> a = from_golden<T>(input_of(c, "a")), b = from_golden<T>(input_of(c, "b"));
+                const Tensor<T> a = golden::host_tensor<T>(input_of(c, "a")), b = golden::host_tensor<T>(input_of(c, "b"));
                 if (c.arg("op") == "complex") check_close(expected, Tensor<complex<T>>(make_complex(a, b)));
                 else check_close(expected, Tensor<complex<T>>(polar(a, b)));
             }
@@ -293,9 +268,9 @@ TEST_CASE("complex: sum, mean and prod as PyTorch", "[complex]") {
         if (c.kind != "case" || c.op != "reduce") continue;
         INFO(c.line.substr(0, 120));
         const Golden expected = golden::parse_part(c.parts.at(0));
-        with_type(input_of(c, "x").dtype, [&]<class T>() {
+        golden::with_dtype_or_complex(input_of(c, "x").dtype, [&]<class T>() {
             if constexpr (is_complex_v<T>) {
-                const Tensor<T> x = from_golden<T>(input_of(c, "x"));
+                const Tensor<T> x = golden::host_tensor<T>(input_of(c, "x"));
                 const std::string op = c.arg("op");
                 const bool all = c.arg("dim") == "none";
                 const int64_t d = all ? 0 : c.dim();
@@ -309,13 +284,13 @@ TEST_CASE("complex: sum, mean and prod as PyTorch", "[complex]") {
     }
     CHECK(n == 18);
     // Of an expression, fused, as of its value.
-    const Tensor<c64> a = from_golden<c64>(cases().inputs.at("a"));
+    const Tensor<c64> a = golden::host_tensor<c64>(cases().inputs.at("a"));
     CHECK(((a * c64(0, 1)).sum().item() - Tensor<c64>(a * c64(0, 1)).sum().item()) == c64(0, 0));
     TENET_REQUIRE_THROWS(a.amax(), dtype_error, Catch::Contains("amax") && Catch::Contains("complex64"));
 }
 
 TEST_CASE("complex: real, imag, view_as_real and view_as_complex are views, as PyTorch's", "[complex]") {
-    Tensor<c64> z = from_golden<c64>(cases().inputs.at("a"));  // 2 x 3, contiguous
+    Tensor<c64> z = golden::host_tensor<c64>(cases().inputs.at("a"));  // 2 x 3, contiguous
     const Tensor<float> re = z.real(), im = imag(z);
     CHECK(re.strides() == IntArray{6, 2});
     CHECK(re.storage_offset() == 0);
@@ -331,7 +306,7 @@ TEST_CASE("complex: real, imag, view_as_real and view_as_complex are views, as P
     CHECK(pairs.sizes() == IntArray{2, 3, 2});
     CHECK(pairs.strides() == IntArray{6, 2, 1});
     CHECK(view_as_real(col).storage_offset() == 2);
-    CHECK(view_as_real(Tensor<c64>(from_golden<c64>(cases().inputs.at("p_scalar")))).sizes() == IntArray{2});
+    CHECK(view_as_real(Tensor<c64>(golden::host_tensor<c64>(cases().inputs.at("p_scalar")))).sizes() == IntArray{2});
     // Writes through the views reach z.
     Tensor<float> r = z.real();
     r.fill_(7.0f);
@@ -386,8 +361,8 @@ TEST_CASE("complex: printing is byte-identical to PyTorch's repr", "[complex]") 
         for (size_t p; (p = expected.find("\\n")) != std::string::npos;) expected.replace(p, 2, "\n");
         const Golden& x = input_of(c, "x");
         std::string got;
-        if (x.dtype == "complex64") got = to_string(from_golden<c64>(x));
-        else got = to_string(from_golden<c128>(x));
+        if (x.dtype == "complex64") got = to_string(golden::host_tensor<c64>(x));
+        else got = to_string(golden::host_tensor<c128>(x));
         CHECK(got == expected);
         ++n;
     }

@@ -22,33 +22,6 @@ const GoldenFile& cases() {
     return f;
 }
 
-/// A host tensor of T from its golden text (a complex one from its (re, im) pairs).
-template <class T>
-Tensor<T> from_golden(const Golden& g) {
-    Tensor<T> t = empty<T>(g.sizes);
-    T* p = t.data_ptr();
-    if constexpr (is_complex_v<T>) {
-        REQUIRE(g.values.size() == 2 * static_cast<size_t>(t.numel()));
-        for (size_t i = 0; i < g.values.size(); i += 2)
-            *p++ = T(static_cast<real_t<T>>(g.values[i]), static_cast<real_t<T>>(g.values[i + 1]));
-    } else {
-        for (double v : g.values) *p++ = convert<T>(v);
-    }
-    return t;
-}
-
-/// Calls f.template operator()<T>() for the element type of a dtype name.
-template <class F>
-void with_type(const std::string& dtype, F&& f) {
-    if (dtype == "complex64") f.template operator()<c64>();
-    else if (dtype == "complex128") f.template operator()<c128>();
-    else if (dtype == "float32") f.template operator()<float>();
-    else if (dtype == "float64") f.template operator()<double>();
-    else if (dtype == "int64") f.template operator()<int64_t>();
-    else if (dtype == "bool") f.template operator()<bool>();
-    else FAIL("unexpected dtype " << dtype);
-}
-
 /// The real numbers of a tensor (both parts of each complex value), in order.
 template <class R>
 std::vector<double> numbers(const Tensor<R>& t) {
@@ -101,7 +74,7 @@ std::optional<IntArray> list_arg(const Case& c, const std::string& key) {
 /// The case's input, viewed as it says (t: transposed, step: every other element of the last dim).
 template <class T>
 Tensor<T> input_of(const Case& c) {
-    const Tensor<T> x = from_golden<T>(cases().inputs.at(c.arg("x")));
+    const Tensor<T> x = golden::host_tensor<T>(cases().inputs.at(c.arg("x")));
     const std::string& view = c.arg("view");
     if (view == "t") return x.transpose(0, -1);
     if (view == "step") return x.slice(-1, std::nullopt, std::nullopt, 2);
@@ -155,7 +128,7 @@ TEST_CASE("torch.fft's transforms and shifts match PyTorch", "[fft]") {
     for (const Case& c : cases().cases) {
         if (c.kind != "case") continue;
         INFO(c.line.substr(0, 160));
-        with_type(cases().inputs.at(c.arg("x")).dtype, [&]<class T>() {
+        golden::with_dtype_or_complex(cases().inputs.at(c.arg("x")).dtype, [&]<class T>() {
             const Tensor<T> x = input_of<T>(c);
             call_op(c, x, [&](const auto& result) { check_result(golden::parse_part(c.parts.at(0)), result); });
         });
@@ -177,7 +150,7 @@ TEST_CASE("torch.fft's transforms refuse what PyTorch refuses, in its words", "[
         std::string type, message;
         in >> type;
         std::getline(in >> std::ws, message);
-        with_type(cases().inputs.at(c.arg("x")).dtype, [&]<class T>() {
+        golden::with_dtype_or_complex(cases().inputs.at(c.arg("x")).dtype, [&]<class T>() {
             const Tensor<T> x = input_of<T>(c);
             auto call = [&] { call_op(c, x, [](const auto&) {}); };
             if (type == "IndexError") {
