@@ -9,6 +9,9 @@
 
 #include "../require_throws.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 
 TEST_CASE("post-accumulate-grad hooks see the accumulated gradient", "[autograd][hooks]") {
@@ -49,3 +52,5 @@ TEST_CASE("post-accumulate-grad hooks: leaves that require grad only", "[autogra
     TENET_REQUIRE_THROWS(autograd::register_post_accumulate_grad_hook(ones<float>({2}), [](const TensorBase&) {}),
                          error, Catch::Matchers::Contains("cannot register a hook on a tensor that doesn't require gradient"));
 }
+
+}}  // namespace TENET_TEST_FILE

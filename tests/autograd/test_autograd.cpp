@@ -12,6 +12,9 @@
 
 #include <tenet/tenet.hpp>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using namespace tenet::indexing;
 
@@ -370,3 +373,5 @@ TEST_CASE("autograd: write stamps never repeat across threads, and concurrent wr
     CHECK(base.index({1, 63}).item() == 1000.0f);
     CHECK_THROWS_WITH(out.backward(), Catch::Contains("modified by an inplace operation"));
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -3,7 +3,12 @@
 // of a masked-away element gives 0; rounding and sign are recorded and give zero gradients.
 #include "masks_check.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using namespace masks_case;
 
 #include "autograd_masks_cases.inc"
+
+}}  // namespace TENET_TEST_FILE

@@ -4,7 +4,12 @@
 // sum over a dim, a tensor assigned first), broadcast either way.
 #include "masks_check.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using namespace masks_case;
 
 #include "autograd_mixed_precision_cases.inc"
+
+}}  // namespace TENET_TEST_FILE

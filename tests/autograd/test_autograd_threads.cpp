@@ -18,6 +18,9 @@
 
 #include <tenet/tenet.hpp>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 
 namespace {
@@ -296,3 +299,5 @@ TEST_CASE("autograd threads: .grad() read and reset while other threads accumula
     });
     CHECK(mismatches(w.grad(), [](int64_t k) { return 40.0 * static_cast<double>(k); }).empty());
 }
+
+}}  // namespace TENET_TEST_FILE

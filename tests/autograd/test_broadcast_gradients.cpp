@@ -13,6 +13,9 @@
 
 #include <tenet/tenet.hpp>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 
 namespace {
@@ -124,3 +127,5 @@ TEST_CASE("broadcast gradients: a leaf broadcast along an inner dim still sums c
     for (size_t i = 0; i < 20; ++i) want[i / 5] += static_cast<double>(v[i]);
     check_values(w.grad(), {4, 1}, want);
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -12,6 +12,9 @@
 
 #include <tenet/tenet.hpp>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using In = std::vector<Tensor<double>>;
 using Values = std::vector<std::vector<double>>;
@@ -183,3 +186,5 @@ TEST_CASE("create_graph: operations without a recorded backward refuse, naming t
     Tensor<double> t = gelu(x, "tanh").sum();
     CHECK_THROWS_WITH(autograd::grad<double>({t}, {x}, {}, std::nullopt, true), Catch::Contains("tanh"));
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -6,6 +6,9 @@
 
 #include <tenet/tenet.hpp>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using namespace tenet::indexing;
 using In = std::vector<Tensor<double>>;
@@ -81,3 +84,5 @@ TEST_CASE("gradcheck: trace and the diagonal of a matrix") {
     CHECK(autograd::gradcheck([](const In& in) { return diag(in[0], 1); }, {a}));
     CHECK(autograd::gradcheck([](const In& in) { return diag(in[0], -1); }, {a}));
 }
+
+}}  // namespace TENET_TEST_FILE

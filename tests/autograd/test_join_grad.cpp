@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using namespace autograd_case;
 using In = std::vector<Tensor<double>>;
@@ -116,3 +119,5 @@ TEST_CASE("flip autograd: create_graph goes through FlipBackward0 (second deriva
     CHECK(g.grad_fn() != nullptr);  // recorded: 2 * flip(x) by the product rule, itself differentiable
     CHECK(g.to_vector() == (2.0 * x.flip(0)).eval().detach().to_vector());
 }
+
+}}  // namespace TENET_TEST_FILE

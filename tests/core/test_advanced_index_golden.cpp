@@ -11,6 +11,9 @@
 
 #include "../golden_data.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using namespace tenet::indexing;
 
@@ -137,3 +140,5 @@ TEST_CASE("advanced indexing refuses bad index tensors by name", "[index][errors
     CHECK_THROWS_WITH(w.index_put_({tensor({0L})}, 1.0f), Catch::Contains("not supported"));
 #endif
 }
+
+}}  // namespace TENET_TEST_FILE

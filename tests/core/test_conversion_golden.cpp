@@ -6,6 +6,11 @@
 // (nearest-even, overflow to inf, subnormals).
 #include "golden_check.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 TEST_CASE("conversion: golden cases from PyTorch (all dtype pairs)") {
 #include "golden_conversion.inc"
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -6,6 +6,9 @@
 // (about one float32 ulp); every other value is compared bit for bit.
 #include "golden_check.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 TEST_CASE("creation: golden cases from PyTorch") {
 #include "golden_creation.inc"
 }
@@ -27,3 +30,5 @@ TEST_CASE("creation: fill_ and zero_ write every element, -0.0 keeps its sign") 
     h.fill_(1.5);
     CHECK(h.to(tenet::kFloat32).to_vector() == std::vector<float>(5, 1.5f));
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -8,6 +8,9 @@
 
 #include "../require_throws.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using Catch::Matchers::Contains;
 using namespace tenet::indexing;
 
@@ -180,3 +183,5 @@ TEST_CASE("errors: writes into overlapping or undefined tensors") {
     TENET_REQUIRE_THROWS(u.fill_(1.0f), tenet::error, Contains("undefined"));
     TENET_REQUIRE_THROWS(tenet::zeros({2}).copy_(u), tenet::error, Contains("undefined"));
 }
+
+}}  // namespace TENET_TEST_FILE

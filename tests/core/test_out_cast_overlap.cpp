@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 /// The exception's type, and a matcher on its message (the expression runs twice).
 #define TENET_CHECK_THROWS(expr, type, matcher) \
     do {                                        \
@@ -110,3 +113,5 @@ TEST_CASE("copy_: overlap checks that need more than the memory range") {
     e.slice(0, 1, 4) = e.slice(0, 0, 3) * 1;
     CHECK(e.to_vector() == std::vector<float>{0, 0, 1, 2, 4, 5});
 }
+
+}}  // namespace TENET_TEST_FILE

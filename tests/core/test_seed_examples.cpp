@@ -11,6 +11,9 @@
 
 #include "tenet/tenet.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using IA = tenet::IntArray;
 
 TEST_CASE("seed: points storage offsets and strides") {
@@ -219,3 +222,5 @@ TEST_CASE("seed: the caching host allocator reuses large blocks") {
     CHECK(reinterpret_cast<std::uintptr_t>(d.data_ptr()) % 64 == 0);
     CHECK(d[1].data_ptr() == d.data_ptr() + 1);
 }
+
+}}  // namespace TENET_TEST_FILE

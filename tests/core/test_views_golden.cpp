@@ -7,7 +7,12 @@
 #include <cmath>
 #include <limits>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 TEST_CASE("views: golden cases from PyTorch (views, indexing, clone, writes through views)") {
     using namespace tenet::indexing;
 #include "golden_views.inc"
 }
+
+}}  // namespace TENET_TEST_FILE

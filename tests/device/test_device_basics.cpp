@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using namespace tenet::indexing;
 
@@ -315,3 +318,5 @@ TEST_CASE("device: flip runs on the device and keeps the input's memory order") 
     CHECK(values(x.grad()) == std::vector<double>{3, 2, 1, 0});
 #endif
 }
+
+}}  // namespace TENET_TEST_FILE

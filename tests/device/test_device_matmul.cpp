@@ -13,6 +13,9 @@
 #include <initializer_list>
 #include <vector>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 
 namespace {
@@ -55,3 +58,5 @@ TEST_CASE("device matmul: operands on different devices and host-only linear alg
     // Shape errors come first, as on the host.
     CHECK_THROWS_AS(mm(a, ones({3, 2}, "cuda")), shape_error);
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -12,6 +12,9 @@
 
 #include <tenet/distributed.hpp>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 namespace dist = tenet::distributed;
 
@@ -370,3 +373,5 @@ TEST_CASE("a rank that never arrives makes the others time out, not hang", "[dis
     CHECK(message_of<dist::distributed_error>([&] { dist::barrier(g); }) ==
           "barrier: the process group cannot be used after all_reduce timed out");
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -8,6 +8,9 @@
 
 #include <tenet/distributed.hpp>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 namespace dist = tenet::distributed;
 
@@ -118,3 +121,5 @@ TEST_CASE("DistributedSampler splits a dataset across the ranks", "[distributed]
     CHECK(a.indices() == dist::DistributedSampler(100, options).indices());
     CHECK(dist::DistributedSampler(10, {.shuffle = false}).num_samples() == (10 + dist::get_world_size() - 1) / dist::get_world_size());
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -13,6 +13,9 @@
 #include <type_traits>
 #include <vector>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 
 namespace {
@@ -167,3 +170,5 @@ TEST_CASE("binary: shape errors name the op and shapes") {
     b.mul_(arange(3.0));  // broadcasting the other operand to this shape is fine
     CHECK(b.tolist() == tensor({{0.0, 1.0, 2.0}, {0.0, 1.0, 2.0}}).tolist());
 }
+
+}}  // namespace TENET_TEST_FILE

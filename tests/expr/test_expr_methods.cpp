@@ -11,6 +11,9 @@
 #include <type_traits>
 #include <vector>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet::indexing;
 
 namespace {
@@ -139,3 +142,5 @@ TEST_CASE("expr methods: an expression prints as its value", "[expr_methods]") {
     os << (a + a) << " " << (tenet::arange(3) * 2);
     CHECK(os.str() == "tensor([2., 2.]) tensor([0, 2, 4])");  // PyTorch's repr of these values
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -6,6 +6,9 @@
 #include <type_traits>
 #include <vector>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using namespace tenet::indexing;
 
@@ -250,3 +253,5 @@ TEST_CASE("expr: the cached contiguity and element count follow every view and i
     for (int64_t r = 0; r < 2; ++r)
         for (int64_t c = 0; c < 3; ++c) CHECK(sum.index({r, c}).item() == 2.0f * static_cast<float>(r + 2 * c));
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -13,6 +13,9 @@
 #include <type_traits>
 #include <vector>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 
 namespace {
@@ -178,3 +181,5 @@ TEST_CASE("math: 16-bit floats compute in float32 and round once") {
     STATIC_REQUIRE(std::is_same_v<decltype(bf.exp().eval()), Tensor<BFloat16>>);
     CHECK(bf.abs().eval().to<float>().to_vector() == std::vector<float>{1, 2});
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -5,6 +5,9 @@
 
 #include <type_traits>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 #include "promotion_table.inc"
 
 TEST_CASE("promotion: the compile-time table matches PyTorch") {
@@ -12,3 +15,5 @@ TEST_CASE("promotion: the compile-time table matches PyTorch") {
     STATIC_REQUIRE(std::is_same_v<tenet::promote_t<uint8_t, int8_t>, int16_t>);
     STATIC_REQUIRE(std::is_same_v<tenet::promote_scalar_t<int64_t, double>, float>);
 }
+
+}}  // namespace TENET_TEST_FILE

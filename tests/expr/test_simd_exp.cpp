@@ -14,6 +14,9 @@
 #include <tenet/expr/simd_exp.hpp>
 #include <tenet/tenet.hpp>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 namespace {
 
 /// Position of a float on the number line in ulps (-0 and +0 coincide).
@@ -75,3 +78,5 @@ TEST_CASE("exp and sigmoid of float tensors use simd_exp and match it elementwis
                            << s.data_ptr()[i] << " vs " << want_s);
     }
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -5,6 +5,9 @@
 
 #include <type_traits>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 
 TEST_CASE("static shape: broadcasting is computed at compile time") {
@@ -52,3 +55,5 @@ TEST_CASE("static shape: a static 0-d tensor promotes as PyTorch's 0-d tensors d
     STATIC_REQUIRE(std::is_same_v<decltype(z), Tensor<double>>);
     CHECK(z.to_vector() == std::vector<double>{2.5, 3.5, 4.5});
 }
+
+}}  // namespace TENET_TEST_FILE

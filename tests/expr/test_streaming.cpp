@@ -8,6 +8,9 @@
 #include <cstdint>
 #include <vector>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using Catch::Contains;
 
@@ -153,3 +156,5 @@ TEST_CASE("streaming: strided and transposed results keep normal stores") {
     }
     CHECK(wrong == 0);
 }
+
+}}  // namespace TENET_TEST_FILE

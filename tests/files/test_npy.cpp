@@ -18,6 +18,9 @@
 #include "../golden_data.hpp"
 #include "base_tensor.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 namespace fs = std::filesystem;
 
@@ -591,3 +594,5 @@ TEST_CASE("[python-check] tenet writes .npy and .npz files that NumPy reads back
         fs::remove_all(dir);
     }
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -20,6 +20,9 @@
 #include "../golden_data.hpp"
 #include "base_tensor.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 namespace fs = std::filesystem;
 
@@ -477,3 +480,5 @@ TEST_CASE("ZipReader: exact reads, implausible sizes and non-archives are io_err
     CHECK_THROWS_AS(detail::ZipReader(junk.data(), junk.size(), "junk"), io_error);
     fs::remove_all(dir);
 }
+
+}}  // namespace TENET_TEST_FILE

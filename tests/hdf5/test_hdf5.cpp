@@ -26,6 +26,9 @@
 
 #include "../golden_data.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 namespace fs = std::filesystem;
 
@@ -503,3 +506,5 @@ TEST_CASE("tenet writes HDF5 files that h5py reads (python-check protocol; see t
     CHECK(std::get<int64_t>(attrs.at("count")) == 7);
     CHECK(std::get<std::string>(attrs.at("name")) == "tenet");
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -14,6 +14,9 @@
 
 #include "../require_throws.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using Catch::Matchers::Contains;
 using namespace tenet::indexing;
 
@@ -328,3 +331,5 @@ TEST_CASE("dlpack: to_dlpack then from_dlpack shares the memory both ways", "[in
     }
     REQUIRE(storage.expired());  // the import's death ran the export's deleter
 }
+
+}}  // namespace TENET_TEST_FILE

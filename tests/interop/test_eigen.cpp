@@ -12,6 +12,9 @@
 
 #include "../require_throws.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using Catch::Matchers::Contains;
 using namespace tenet::indexing;
 
@@ -235,3 +238,5 @@ TEST_CASE("span: refuses a non-contiguous tensor, naming sizes and strides", "[i
     TENET_REQUIRE_THROWS(tenet::span(t.index({Slice(), Slice(None, None, 2)})), tenet::value_error,
                          Contains("[3, 2]") && Contains("[4, 2]"));
 }
+
+}}  // namespace TENET_TEST_FILE

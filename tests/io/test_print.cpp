@@ -13,6 +13,9 @@
 
 #include "tenet/tenet.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 namespace {
 
 struct PrintCase {
@@ -299,3 +302,5 @@ TEST_CASE("print: defaults and undefined tensors need no device") {
     os << tenet::full<int8_t>({2}, 7) << '|' << tenet::tensor(std::vector<double>{1e-5});
     REQUIRE(os.str() == "tensor([7, 7], dtype=tenet.int8)|tensor([1.0000e-05], dtype=tenet.float64)");
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -2,6 +2,9 @@
 // chosen triangle read (batched).
 #include "linalg_check.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using namespace linalg_case;
 
@@ -25,3 +28,5 @@ TEMPLATE_TEST_CASE("linalg eigh reconstructs its input", "", float, double) {
         check_near("eigh(U) reads the upper triangle", linalg::eigh(upper, "U").eigenvalues, L, 10);
     }
 }
+
+}}  // namespace TENET_TEST_FILE

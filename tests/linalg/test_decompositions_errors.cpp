@@ -2,6 +2,9 @@
 // diagonal element or leading minor failed, non-square and non-floating inputs).
 #include "linalg_check.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using namespace linalg_case;
 
@@ -44,3 +47,5 @@ TEST_CASE("linalg decompositions: errors name the op and the problem") {
     CHECK_THROWS_WITH(linalg::matrix_norm(ones({2, 2}), 3.0), Contains("linalg.matrix_norm: Order 3 not supported"));
     CHECK_THROWS_WITH(linalg::norm(ones({2, 2, 2}), 2.0), Contains("the input must be 1D or 2D. Got 3D"));
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -3,6 +3,11 @@
 // matching signs. Reconstruction checks are in test_decompositions_*.cpp.
 #include "linalg_check.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 TEST_CASE("linalg: decompositions golden cases against PyTorch part 2") {
 #include "decomp_cases_2.inc"
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -2,6 +2,9 @@
 // A inv(A) = I, A X = B, det = prod(eigenvalues), normal equations), on batches, views and expressions.
 #include "linalg_check.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using namespace linalg_case;
 
@@ -58,3 +61,5 @@ TEMPLATE_TEST_CASE("linalg qr cholesky inv solve det lstsq reconstruct", "", flo
         check_near("inv of an expression", linalg::inv(S * T(2)), Tensor<T>(linalg::inv(S) * T(0.5)), 10);
     }
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -2,6 +2,9 @@
 // full and reduced, tall and wide).
 #include "linalg_check.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using namespace linalg_case;
 
@@ -27,3 +30,5 @@ TEMPLATE_TEST_CASE("linalg svd reconstructs its input", "", float, double) {
         check_near("U S Vh = A (wide)", Tensor<T>(matmul(Tensor<T>(U * Sv.unsqueeze(-2)), Vh)), W, 10);
     }
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -6,6 +6,9 @@
 
 #include <type_traits>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using Catch::Matchers::Contains;
 
@@ -89,3 +92,5 @@ TEST_CASE("einsum: errors name the equation and the problem") {
     CHECK_THROWS_WITH(einsum("...i...", {a}), Contains("more than one ellipsis"));
     CHECK_THROWS_AS(einsum("ij", {ones({2, 2}, kBool)}), dtype_error);
 }
+
+}}  // namespace TENET_TEST_FILE

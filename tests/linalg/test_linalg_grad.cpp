@@ -15,6 +15,9 @@
 #define AUTOGRAD_CASE_TOLERANCE 1e-10
 #include "../autograd/autograd_check.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using namespace autograd_case;
 using In = std::vector<Tensor<double>>;
@@ -313,3 +316,5 @@ TEST_CASE("linalg grad: float32 products and decompositions record too") {
 // ---- PyTorch-golden gradients -----------------------------------------------------------------
 
 #include "linalg_grad_cases.inc"
+
+}}  // namespace TENET_TEST_FILE

@@ -7,6 +7,9 @@
 #include <type_traits>
 #include <vector>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using namespace linalg_case;
 using Catch::Matchers::Contains;
@@ -99,3 +102,5 @@ TEST_CASE("matmul: integer products are exact and wrap as int64") {
     STATIC_REQUIRE(std::is_same_v<decltype(r), Tensor<int32_t>>);
     CHECK(r.to_vector() == std::vector<int32_t>{5, 14, 14, 50});
 }
+
+}}  // namespace TENET_TEST_FILE

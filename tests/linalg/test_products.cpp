@@ -7,6 +7,9 @@
 #include <type_traits>
 #include <vector>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using namespace linalg_case;
 using Catch::Matchers::Contains;
@@ -62,3 +65,5 @@ TEST_CASE("matmul: errors name the op and the shapes") {
     CHECK_THROWS_WITH(trace(ones({3})), Contains("trace: expected a matrix"));
     CHECK_THROWS_WITH(tril(ones({3})), Contains("tril: input tensor must have at least 2 dimensions"));
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -2,6 +2,11 @@
 // (tests/golden/gen_linalg.py -> products_cases_1.inc); comparison rules in linalg_check.hpp.
 #include "linalg_check.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 TEST_CASE("linalg: products golden cases against PyTorch part 1") {
 #include "products_cases_1.inc"
 }
+
+}}  // namespace TENET_TEST_FILE

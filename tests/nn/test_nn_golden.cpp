@@ -14,6 +14,9 @@
 
 #include "../golden_data.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 namespace F = tenet::nn::functional;
 
@@ -218,3 +221,5 @@ TEST_CASE("batch_norm in training without running statistics; F.batch_norm's mom
     CHECK(allclose(rm, mean(x, 0), 1e-12, 1e-12));
     CHECK(allclose(rv, var(x, 0), 1e-12, 1e-12));
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -11,6 +11,9 @@
 
 #include "../golden_data.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 
 namespace {
@@ -234,3 +237,5 @@ TEST_CASE("index ops read strided inputs in their logical order and write throug
     for (size_t i = 0; i < got.size(); ++i)
         CHECK(got[i] == (i % 3 == 0 ? -1.0 : static_cast<double>(i)));
 }
+
+}}  // namespace TENET_TEST_FILE

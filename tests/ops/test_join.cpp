@@ -8,6 +8,9 @@
 #include <type_traits>
 #include <vector>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 
@@ -68,3 +71,5 @@ TEST_CASE("join: the result type is PyTorch's promotion of the inputs' types", "
                                   tenet::Tensor<double>>);
     STATIC_REQUIRE(std::is_same_v<decltype(tenet::cat({i64, i64})), tenet::Tensor<int64_t>>);
 }
+
+}}  // namespace TENET_TEST_FILE

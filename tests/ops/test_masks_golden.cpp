@@ -14,6 +14,9 @@
 
 #include "../golden_data.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 
 namespace {
@@ -278,3 +281,5 @@ TEST_CASE("views share storage; masks refuse bad arguments by name", "[masks][vi
     CHECK_THROWS_WITH(masked_scatter(x, ones<bool>({3, 4}), ones<float>({5})), Catch::Contains("masked_scatter"));
     CHECK_THROWS_AS(nonzero(x, false), value_error);
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -10,6 +10,9 @@
 
 #include "tenet/tenet.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 
 namespace {
@@ -370,3 +373,5 @@ TEST_CASE("random: the default generator is thread-safe") {
     for (auto& t : threads) t.join();
     CHECK(default_generator().offset() == 8 * 100 * 10);
 }
+
+}}  // namespace TENET_TEST_FILE

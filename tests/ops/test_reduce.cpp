@@ -11,6 +11,9 @@
 #include <type_traits>
 #include <vector>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 
 namespace reduce_case {
@@ -227,3 +230,5 @@ TEST_CASE("reduce: free functions and methods agree and max results print") {
     CHECK(s.sum(0, true).dim() == 0);
     CHECK(s.max(-1).indices.item() == 0);
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -3,6 +3,11 @@
 // tests/placement.hpp puts them, the host or a device.
 #include "reduce_check.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 TEST_CASE("reduce: golden cases against PyTorch") {
 #include "reduce_cases.inc"
 }
+
+}}  // namespace TENET_TEST_FILE

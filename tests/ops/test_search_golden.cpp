@@ -11,6 +11,9 @@
 
 #include "../golden_data.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 
 namespace {
@@ -151,3 +154,5 @@ TEST_CASE("search, unique and counting refuse bad arguments by name", "[stats][e
     CHECK(at.to_vector() == std::vector<int32_t>{0, 2, 3});
     CHECK(bucketize<int32_t>(2.0, seq).item() == 1);
 }
+
+}}  // namespace TENET_TEST_FILE

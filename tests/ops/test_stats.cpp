@@ -6,6 +6,9 @@
 #include <cmath>
 #include <cstdint>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 namespace F = tenet::nn::functional;
 
@@ -51,3 +54,5 @@ TEST_CASE("softmax's saved result refuses an in-place change before backward", "
     CHECK_THROWS_WITH(loss.backward(), Catch::Contains("modified by an inplace operation"));
 }
 #endif  // TENET_AUTOGRAD
+
+}}  // namespace TENET_TEST_FILE

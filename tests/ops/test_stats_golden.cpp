@@ -26,6 +26,9 @@
 
 #include "../golden_data.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 namespace F = tenet::nn::functional;
 
@@ -181,3 +184,5 @@ TEST_CASE("golden losses", "[stats][golden][nn]") {
     run_ops({"mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "nll_loss",
              "cross_entropy"});
 }
+
+}}  // namespace TENET_TEST_FILE

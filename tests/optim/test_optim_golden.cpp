@@ -11,6 +11,9 @@
 
 #include "../golden_data.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 
 namespace {
@@ -101,3 +104,5 @@ TEST_CASE("zero_grad zeroes the gradients, or forgets them", "[optim]") {
     opt.step();  // no gradient: nothing moves
     CHECK(p.detach().to_vector() == std::vector<float>{1, 2});
 }
+
+}}  // namespace TENET_TEST_FILE

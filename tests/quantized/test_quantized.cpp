@@ -5,6 +5,9 @@
 #include "../golden_data.hpp"
 #include "../require_throws.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using golden::Case;
 using golden::GoldenFile;
@@ -163,3 +166,5 @@ TEST_CASE("quantized: layout, Python float reprs", "[quantized]") {
     CHECK(py_float_repr(-3.25) == "-3.25");
     CHECK(py_float_repr(1e15) == "1000000000000000.0");
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -12,6 +12,9 @@
 #include <string_view>
 #include <vector>
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 
 namespace {
@@ -150,3 +153,5 @@ TEST_CASE("simd dispatch: fused backward passes give the same bits") {
     require_same(both(logistic));
 }
 #endif
+
+}}  // namespace TENET_TEST_FILE

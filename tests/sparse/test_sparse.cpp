@@ -5,6 +5,9 @@
 #include "../require_throws.hpp"
 #include "sparse_cases.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using namespace sparse_cases;
 
@@ -130,3 +133,5 @@ TEST_CASE("sparse: mm of a large random matrix equals the dense product", "[spar
     CHECK(allclose(addmm(d.narrow(0, 0, 1), s, d, 0.5, 2.0), d.narrow(0, 0, 1) * 0.5 + matmul(s.to_dense(), d) * 2.0,
                    1e-10, 1e-10));
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -6,6 +6,9 @@
 #include "../require_throws.hpp"
 #include "sparse_cases.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using namespace sparse_cases;
 
@@ -83,3 +86,4 @@ TEST_CASE("sparse: gradcheck through the values and the dense operands", "[spars
     CHECK(!sp(vd[0]).to_dense().requires_grad());
 }
 
+}}  // namespace TENET_TEST_FILE
