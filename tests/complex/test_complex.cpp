@@ -4,6 +4,9 @@
 #include "../golden_data.hpp"
 #include "../require_throws.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using golden::Case;
 using golden::Golden;
@@ -400,3 +403,5 @@ TEST_CASE("complex: autograd on complex is refused with a clear error", "[comple
     CHECK(Tensor<c64>(x * c64(0, 1))(1) == c64(0, 1));
 #endif
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -7,6 +7,9 @@
 #include "../golden_data.hpp"
 #include "../require_throws.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using golden::Case;
 using golden::Golden;
@@ -237,3 +240,5 @@ TEST_CASE("torch.fft: dtypes, 0-d inputs and the autograd refusal", "[fft]") {
     CHECK(fft::rfft(x).sizes() == IntArray{5});
 #endif
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -27,6 +27,9 @@
 
 #include "../require_throws.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using fft::Backend;
 using fft::Direction;
@@ -400,3 +403,5 @@ TEST_CASE("fft engine: the worst error seen against its bound", "[fft]") {
     std::printf("fft engine: worst error / bound = %.3f\n", worst_ratio);
     CHECK(worst_ratio <= 1.0);
 }
+
+}}  // namespace TENET_TEST_FILE

@@ -6,6 +6,9 @@
 #include "../golden_data.hpp"
 #include "../require_throws.hpp"
 
+// Unique per file in a unity build (tests/CMakeLists.txt).
+namespace { namespace TENET_TEST_FILE {
+
 using namespace tenet;
 using golden::Case;
 using golden::GoldenFile;
@@ -110,3 +113,5 @@ TEST_CASE("windows and fftfreq take their dtype from a tag or a template argumen
     CHECK(equal(fft::fftshift(arange(5.0f), 0), fft::fftshift(arange(5.0f))));
     CHECK(equal(fft::ifftshift(fft::fftshift(arange(6.0).view({2, 3}))), arange(6.0).view({2, 3})));
 }
+
+}}  // namespace TENET_TEST_FILE
