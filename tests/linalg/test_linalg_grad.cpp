@@ -10,16 +10,23 @@
 
 #include <tenet/tenet.hpp>
 
-// The golden cases' helpers (make_input, check_forward, check_grad), at relative 1e-10: the
-// factorizations (Eigen here, LAPACK in PyTorch) round differently, by far less than this.
-#define AUTOGRAD_CASE_TOLERANCE 1e-10
 #include "../autograd/autograd_check.hpp"
 
 // Unique per file in a unity build (tests/CMakeLists.txt).
 namespace { namespace TENET_TEST_FILE {
 
 using namespace tenet;
-using namespace autograd_case;
+using autograd_case::make_input;
+
+// The golden cases' checks at relative 1e-10: the factorizations (Eigen here, LAPACK in PyTorch)
+// round differently, by far less than this.
+constexpr double kFactorizationTolerance = 1e-10;
+void check_forward(const Tensor<double>& y, const IntArray& shape, const std::vector<double>& want) {
+    autograd_case::check_forward(y, shape, want, kFactorizationTolerance);
+}
+void check_grad(const Tensor<double>& x, const std::vector<double>& want) {
+    autograd_case::check_grad(x, want, kFactorizationTolerance);
+}
 using In = std::vector<Tensor<double>>;
 
 namespace {
