@@ -24,28 +24,16 @@ import pathlib
 
 import torch
 
-from golden_format import NAME, args_text, tensor_text, value_text
+from golden_format import NAME, args_text, ctext
 
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE.parent / "complex" / "complex_cases.txt"
-CNAME = {torch.complex64: "complex64", torch.complex128: "complex128"}
 ALL = {**NAME, torch.complex64: "complex64", torch.complex128: "complex128", torch.uint8: "uint8",
        torch.int8: "int8", torch.int16: "int16", torch.float16: "float16", torch.bfloat16: "bfloat16"}
 
 gen = torch.Generator().manual_seed(3131)
 lines = []
 inputs = {}
-
-
-def ctext(t):
-    """A tensor's text; a complex one as its (re, im) pairs under its complex shape."""
-    t = t.detach()
-    if not t.is_complex():
-        return tensor_text(t)
-    r = torch.view_as_real(t.resolve_conj())
-    part = torch.float32 if t.dtype == torch.complex64 else torch.float64
-    head = [CNAME[t.dtype], str(t.dim())] + [str(s) for s in t.shape] + [str(2 * t.numel())]
-    return " ".join(head + [value_text(v, part) for v in r.flatten().tolist()])
 
 
 def add_input(name, t):

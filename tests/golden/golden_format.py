@@ -41,3 +41,18 @@ def args_text(kw):
             v = repr(v)
         out.append(f"{k}={v}")
     return " ".join(out)
+
+
+CNAME = {torch.complex64: "complex64", torch.complex128: "complex128"}
+
+
+def ctext(t):
+    """A tensor's text; a complex one as its (re, im) pairs under its complex shape:
+    `complex64 ndim size... 2*numel re im re im ...` (its view_as_real's values)."""
+    t = t.detach()
+    if not t.is_complex():
+        return tensor_text(t)
+    r = torch.view_as_real(t.resolve_conj())
+    part = torch.float32 if t.dtype == torch.complex64 else torch.float64
+    head = [CNAME[t.dtype], str(t.dim())] + [str(s) for s in t.shape] + [str(2 * t.numel())]
+    return " ".join(head + [value_text(v, part) for v in r.flatten().tolist()])

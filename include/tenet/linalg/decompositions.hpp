@@ -547,13 +547,17 @@ auto solve(const X& a, const Y& b) {
     auto A = detail::matrix_operand<true>(a, op);
     using T = typename decltype(A)::value_type;
     detail::check_same_dtype<T, detail::operand_value_t<Y>>(op);
-    detail::check_square(A, op);
-    const Tensor<T> B = detail::materialize(b, op);
-    const bool vector = B.dim() == 1 || (B.dim() == A.dim() - 1 && B.sizes() == IntArray(A.sizes().begin(),
-                                                                                          A.sizes().end() - 1));
-    Tensor<T> solution = detail::untracked([&] { return detail::solve_impl(A, B, vector, op); });
-    if constexpr (!is_complex_v<T>) detail::record_solve(A, B, solution, vector);
-    return solution;
+    if constexpr (!std::is_same_v<T, detail::operand_value_t<Y>>) {
+        return Tensor<T>();  // unreachable: check_same_dtype threw
+    } else {
+        detail::check_square(A, op);
+        const Tensor<T> B = detail::materialize(b, op);
+        const bool vector = B.dim() == 1 || (B.dim() == A.dim() - 1 &&
+                                             B.sizes() == IntArray(A.sizes().begin(), A.sizes().end() - 1));
+        Tensor<T> solution = detail::untracked([&] { return detail::solve_impl(A, B, vector, op); });
+        if constexpr (!is_complex_v<T>) detail::record_solve(A, B, solution, vector);
+        return solution;
+    }
 }
 
 /// torch.linalg.lstsq (driver gelsy): the X minimising ||A X - B|| (minimum norm when A is
