@@ -112,13 +112,15 @@ void run_decomp(const Case& c) {
     const std::string op = c.arg("op");
     const Golden expected = golden::parse_part(c.parts.at(0));
     using C = complex<real_t<T>>;
-    if (op == "solve") {
-        const Tensor<T> A = from_golden<T>(input_of(c, "a")), B = from_golden<T>(input_of(c, "b"));
-        const Tensor<T> X = linalg::solve(A, B);
-        check_close(expected, X, 10.0);
-        const Tensor<T> AX = B.dim() == A.dim() ? matmul(A, X) : matmul(A, X.unsqueeze(-1)).squeeze(-1);
-        CHECK(max_diff(AX, B) <= tol<T>() * 10);
-        return;
+    if constexpr (is_complex_v<T>) {  // real inputs: eig and eigvals only (the rest is in tests/linalg)
+        if (op == "solve") {
+            const Tensor<T> A = from_golden<T>(input_of(c, "a")), B = from_golden<T>(input_of(c, "b"));
+            const Tensor<T> X = linalg::solve(A, B);
+            check_close(expected, X, 10.0);
+            const Tensor<T> AX = B.dim() == A.dim() ? matmul(A, X) : matmul(A, X.unsqueeze(-1)).squeeze(-1);
+            CHECK(max_diff(AX, B) <= tol<T>() * 10);
+            return;
+        }
     }
     const Tensor<T> A = from_golden<T>(input_of(c, "x"));
     if constexpr (is_complex_v<T>) {
