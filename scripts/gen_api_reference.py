@@ -212,6 +212,7 @@ RENAMED = {
     "tenet::NestedList": "`list` (of `tolist()`)",
     "tenet::dtype_t": "torch.dtype",
     "tenet::Shape": "—",
+    "tenet::linalg::EigResult": "torch.return_types.linalg_eig",
     "tenet::linalg::EighResult": "torch.return_types.linalg_eigh",
     "tenet::linalg::QRResult": "torch.return_types.linalg_qr",
     "tenet::linalg::SVDResult": "torch.return_types.linalg_svd",

@@ -1,8 +1,8 @@
 // Complex tensors against PyTorch 1.13 (tests/golden/gen_complex.py writes the cases): pointwise
 // math, arithmetic and promotion, creation, reductions, views of the parts, printing, errors.
 // Data-driven: one instantiation per op and dtype, the cases read at run time.
-#include "../golden_data.hpp"
 #include "../require_throws.hpp"
+#include "complex_golden.hpp"
 
 // Unique per file in a unity build (tests/CMakeLists.txt).
 namespace { namespace TENET_TEST_FILE {
@@ -11,6 +11,7 @@ using namespace tenet;
 using golden::Case;
 using golden::Golden;
 using golden::GoldenFile;
+using complex_golden::check_close;
 using c64 = complex<float>;
 using c128 = complex<double>;
 
@@ -22,31 +23,6 @@ const GoldenFile& cases() {
 }
 
 const Golden& input_of(const Case& c, const std::string& key) { return cases().inputs.at(c.arg(key)); }
-
-/// dtype and sizes exactly; each real number (both parts of a complex one) within rtol * max(1, |expected|).
-template <class R>
-void check_close(const Golden& expected, const Tensor<R>& actual) {
-    CHECK(std::string(actual.dtype().name()) == expected.dtype);
-    REQUIRE(actual.sizes() == expected.sizes);
-    std::vector<double> got;
-    for (const R& v : actual.contiguous().to_vector()) {
-        if constexpr (is_complex_v<R>) {
-            got.push_back(v.real());
-            got.push_back(v.imag());
-        } else {
-            got.push_back(static_cast<double>(v));
-        }
-    }
-    REQUIRE(got.size() == expected.values.size());
-    const double rtol = std::is_same_v<real_t<R>, float> ? 2e-5 : 1e-12;
-    for (size_t i = 0; i < got.size(); ++i) {
-        const double a = got[i], e = expected.values[i];
-        INFO("number " << i << ": tenet " << a << ", PyTorch " << e);
-        if (std::isnan(e)) CHECK(std::isnan(a));
-        else if (std::isinf(e)) CHECK(a == e);
-        else CHECK(std::abs(a - e) <= rtol * std::max(1.0, std::abs(e)));
-    }
-}
 
 // One instantiation per op and element type: the op's name chooses the function.
 template <class T>

@@ -201,6 +201,61 @@ TEST_CASE("load_npy of a Fortran-order file shares one buffer in column-major or
     }
 }
 
+TEST_CASE("load_npy reads NumPy's complex files (<c8, <c16, big-endian, Fortran order, 0-d); save_npy writes "
+          "NumPy's bytes for them",
+          "[files][npy][complex]") {
+    std::ifstream manifest(data_file("manifest.txt"));
+    REQUIRE(manifest);
+    int files = 0;
+    for (std::string line; std::getline(manifest, line);) {
+        std::istringstream in(line);
+        std::string kind, name, order;
+        in >> kind;
+        if (kind != "cnpy") continue;
+        in >> name >> order;
+        const Expected e = read_expected(in);  // the (re, im) pairs: 2 * numel values
+        for (bool mmap : {false, true}) {
+            INFO(name << (mmap ? " (mmap)" : ""));
+            const TensorBase t = load_npy(data_file(name).string(), mmap);
+            REQUIRE(std::string(t.dtype().name()) == e.dtype);
+            REQUIRE(t.sizes() == e.sizes);
+            CHECK(t.strides() == (order == "F" ? fortran_strides(e.sizes) : detail::contiguous_strides(e.sizes)));
+            visit_dtype_with_complex(t.dtype(), [&]<class U>(dtype_t<U>) {
+                if constexpr (is_complex_v<U>) {
+                    const std::vector<U> got = t.as<U>().to_vector();
+                    REQUIRE(2 * got.size() == e.values.size());
+                    for (size_t i = 0; i < got.size(); ++i) {
+                        const double re = std::strtod(e.values[2 * i].c_str(), nullptr);
+                        const double im = std::strtod(e.values[2 * i + 1].c_str(), nullptr);
+                        CHECK(got[i].real() == re);
+                        CHECK(got[i].imag() == im);
+                        CHECK(std::signbit(got[i].imag()) == std::signbit(im));
+                    }
+                    // Round trip, transposed (Fortran order) and sliced too.
+                    const std::string path = (temp_dir("complex") / "x.npy").string();
+                    for (const Tensor<U>& v : {t.as<U>(), t.dim() == 2 ? t.as<U>().t() : t.as<U>()}) {
+                        save_npy(path, v);
+                        CHECK((load_npy(path).as<U>().to_vector() == v.to_vector()));
+                    }
+                } else {
+                    FAIL("not a complex dtype");
+                }
+            });
+        }
+        ++files;
+    }
+    CHECK(files == 6);
+    const fs::path dir = temp_dir("same_complex");
+    const Tensor<complex<float>> x = arange(4, kFloat32).to<complex<float>>();
+    const Tensor<complex<float>> c8 = (x - x * complex<float>(0, 1)).reshape({2, 2});
+    const Tensor<complex<double>> c16 = arange(3, kFloat64).to<complex<double>>() + complex<double>(0, 0.5);
+    save_npy((dir / "c8.npy").string(), c8);
+    save_npy((dir / "c16.npy").string(), c16);
+    CHECK(slurp(dir / "c8.npy") == slurp(data_file("same_c8_2x2.npy")));
+    CHECK(slurp(dir / "c16.npy") == slurp(data_file("same_c16_3.npy")));
+    fs::remove_all(dir);
+}
+
 // ---- Writing ---------------------------------------------------------------------------------
 
 TEST_CASE("save_npy writes exactly NumPy's bytes (header, padding to 64, data)", "[files][npy]") {

@@ -28,7 +28,6 @@ from golden_format import NAME, args_text, complex_text, tensor_text, value_text
 
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE.parent / "complex" / "complex_cases.txt"
-CNAME = {torch.complex64: "complex64", torch.complex128: "complex128"}
 ALL = {**NAME, torch.complex64: "complex64", torch.complex128: "complex128", torch.uint8: "uint8",
        torch.int8: "int8", torch.int16: "int16", torch.float16: "float16", torch.bfloat16: "bfloat16"}
 

@@ -8,6 +8,8 @@ lines (written here from the arrays NumPy saved, not from tenet) are
     npz FILE ENTRY TENSOR          ENTRY: the name np.load(FILE) gives the array
     same FILE                      FILE: np.save's bytes for an array that the test builds with
                                    tenet from the rule below and saves; the bytes must be equal
+    cnpy FILE ORDER CTENSOR        a complex64 (<c8) or complex128 (<c16) file; CTENSOR is
+                                   `dtype ndim size... 2*numel re im re im ...` (golden_format.ctext)
 
 where TENSOR is `dtype ndim size... numel value...` (values in C order, floats as hex), the
 format of tests/golden_data.hpp's parse_tensor. The "same" arrays, by name (x = arange(n) of the
@@ -20,6 +22,8 @@ dtype, n the element count):
     same_b1_5        x % 2 == 1, bool, shape (5,)
     same_f2_2x2x2    x.reshape(2, 2, 2), float16
     same_i2_1x1x3    x.reshape(1, 1, 3), int16
+    same_c8_2x2      (x - 1j * x).reshape(2, 2), complex64
+    same_c16_3       x + 0.5j, complex128
 
 Run: cd tests/golden && /usr/bin/python3 gen_npy.py
 """
@@ -43,6 +47,27 @@ def tensor_text(a):
     else:
         vals = [str(int(v)) for v in flat]
     return " ".join([NAMES[code], str(a.ndim)] + [str(s) for s in a.shape] + [str(a.size)] + vals)
+
+
+CNAMES = {"c8": "complex64", "c16": "complex128"}
+
+
+def ctensor_text(a):
+    flat = np.ascontiguousarray(a).reshape(-1)
+    vals = []
+    for v in flat:
+        vals += [float(v.real).hex(), float(v.imag).hex()]
+    return " ".join([CNAMES[a.dtype.str[1:]], str(a.ndim)] + [str(s) for s in a.shape] + [str(2 * a.size)] + vals)
+
+
+def cvalues(code, shape):
+    """Distinct, exactly representable complex values, a -0.0 imaginary part among them."""
+    n = int(np.prod(shape))
+    x = np.arange(n, dtype=np.float64)
+    v = (x * 0.5 - 2.25) + 1j * (1.0 - x * 0.25)
+    if n > 4:
+        v[4] = complex(v[4].real, -0.0)
+    return v.astype("<" + code).reshape(shape)
 
 
 def values(code, shape):
@@ -103,6 +128,22 @@ def main():
     npy("f4_0x3.npy", np.zeros((0, 3), dtype="<f4"), "C")
     npy("i8_2x0x3.npy", np.zeros((2, 0, 3), dtype="<i8"), "C")
 
+    # Complex: <c8 and <c16, Fortran order, big-endian (each part swapped), 0-d.
+    def cnpy(name, a, order):
+        path = OUT / name
+        np.save(path, a)
+        back = np.load(path)
+        assert back.dtype == a.dtype and back.shape == a.shape and np.array_equal(back, a)
+        assert (order == "F") == (back.flags.f_contiguous and not back.flags.c_contiguous)
+        lines.append(f"cnpy {name} {order} {ctensor_text(a)}")
+
+    cnpy("c8_2x3.npy", cvalues("c8", (2, 3)), "C")
+    cnpy("c16_2x3.npy", cvalues("c16", (2, 3)), "C")
+    cnpy("c8_F_3x4.npy", np.asfortranarray(cvalues("c8", (3, 4))), "F")
+    cnpy("be_c16_5.npy", cvalues("c16", (5,)).astype(">c16"), "C")
+    cnpy("be_c8_5.npy", cvalues("c8", (5,)).astype(">c8"), "C")
+    cnpy("c16_0d.npy", np.array(1.5 - 2j, dtype="<c16"), "C")
+
     # .npz: named entries, default names, compressed.
     a, b, c = values("f4", (2, 3)), values("i8", (4,)), values("b1", (3, 2))
     np.savez(OUT / "named.npz", alpha=a, beta=b, gamma=c)
@@ -124,6 +165,8 @@ def main():
         "same_b1_5": np.arange(5) % 2 == 1,
         "same_f2_2x2x2": np.arange(8, dtype="<f2").reshape(2, 2, 2),
         "same_i2_1x1x3": np.arange(3, dtype="<i2").reshape(1, 1, 3),
+        "same_c8_2x2": (np.arange(4) - 1j * np.arange(4)).astype("<c8").reshape(2, 2),
+        "same_c16_3": (np.arange(3) + 0.5j).astype("<c16"),
     }
     for name, arr in same.items():
         np.save(OUT / f"{name}.npy", arr)

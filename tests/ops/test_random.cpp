@@ -243,6 +243,35 @@ TEST_CASE("random: randn and normal moments") {
     CHECK(randn({4}, kBFloat16).dtype() == kBFloat16);
 }
 
+TEST_CASE("random: randn of a complex dtype draws real and imaginary parts N(0, 1/2), as PyTorch") {
+    manual_seed(13);
+    const int64_t n = 400000;
+    auto z = randn({n}, kComplex64);
+    static_assert(std::is_same_v<decltype(z), Tensor<complex<float>>>);
+    std::vector<double> re, im;
+    double cross = 0;
+    for (complex<float> x : z.to_vector()) {
+        REQUIRE((std::isfinite(x.real()) && std::isfinite(x.imag())));
+        re.push_back(x.real());
+        im.push_back(x.imag());
+        cross += static_cast<double>(x.real()) * x.imag();
+    }
+    const double sd_mean = std::sqrt(0.5 / static_cast<double>(n));
+    for (const auto* part : {&re, &im}) {
+        const Moments m = moments(*part);
+        CHECK(std::abs(m.mean) < 5 * sd_mean);
+        CHECK(std::abs(m.var - 0.5) < 5 * 0.5 * std::sqrt(2.0 / n));  // E|z|^2 = 1
+    }
+    CHECK(std::abs(cross / n) < 5 * 0.5 / std::sqrt(static_cast<double>(n)));  // uncorrelated parts
+    // Seeded: the same stream again; complex128 too.
+    manual_seed(13);
+    CHECK(randn({3}, kComplex64).to_vector() == Tensor<complex<float>>(z.slice(0, 0, 3)).to_vector());
+    Generator g(7);
+    const auto w = randn<complex<double>>({2, 3}, g);
+    CHECK(w.dtype() == kComplex128);
+    CHECK(w.sizes() == IntArray{2, 3});
+}
+
 TEST_CASE("random: randint bounds, coverage and dtypes") {
     manual_seed(5);
     auto t = randint(3, 10, {100000});

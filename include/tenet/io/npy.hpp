@@ -96,9 +96,8 @@ inline std::string descr_of(DType d, const char* op) {
         case ScalarType::Float32: return std::string(1, n) + "f4";
         case ScalarType::Float64: return std::string(1, n) + "f8";
         case ScalarType::BFloat16: break;
-        case ScalarType::ComplexFloat:
-        case ScalarType::ComplexDouble:
-            fail<dtype_error>(op, ": complex dtypes are not supported yet by tenet's .npy I/O (got ", d, ")");
+        case ScalarType::ComplexFloat: return std::string(1, n) + "c8";
+        case ScalarType::ComplexDouble: return std::string(1, n) + "c16";
     }
     fail<dtype_error>(op, ": NumPy has no bfloat16 dtype, so a tenet.bfloat16 tensor cannot be saved as .npy; "
                           "convert it first, e.g. t.to<float>()");
@@ -254,9 +253,11 @@ private:
         else if (d == "f2") st = ScalarType::Float16;
         else if (d == "f4") st = ScalarType::Float32;
         else if (d == "f8") st = ScalarType::Float64;
+        else if (d == "c8") st = ScalarType::ComplexFloat;
+        else if (d == "c16") st = ScalarType::ComplexDouble;
         else
             bad("descr '" + h.descr +
-                "' is not one of tenet's dtypes (b1, u1, i1, i2, i4, i8, f2, f4, f8 in either byte order)");
+                "' is not one of tenet's dtypes (b1, u1, i1, i2, i4, i8, f2, f4, f8, c8, c16 in either byte order)");
         h.dtype = st;
         const char native = native_order();
         h.swap = h.dtype.itemsize() > 1 && (order == '<' || order == '>') && order != native;
@@ -341,8 +342,8 @@ inline IntArray file_strides(const Header& h) {
 inline void fix_elements(const Header& h, void* data) {
     auto* b = static_cast<unsigned char*>(data);
     const uint64_t n = h.data_bytes;
-    if (h.swap) {
-        const auto k = static_cast<uint64_t>(h.dtype.itemsize());
+    if (h.swap) {  // a complex element is two reals, each swapped on its own
+        const auto k = static_cast<uint64_t>(h.dtype.itemsize() / (h.dtype.is_complex() ? 2 : 1));
         for (uint64_t i = 0; i < n; i += k) std::reverse(b + i, b + i + k);
     }
     if (h.dtype == kBool)
@@ -453,12 +454,13 @@ inline bool is_fortran_contiguous(const TensorBase& t) {
 inline TensorBase prepare(const TensorBase& tensor, bool& fortran, const char* op) {
     (void)descr_of(tensor.dtype(), op);
     TensorBase t = tensor;
-    if (!t.is_cpu()) t = visit_dtype(t.dtype(), [&]<class U>(dtype_t<U>) -> TensorBase { return t.as<U>().cpu(); });
+    if (!t.is_cpu()) t = visit_dtype_with_complex(t.dtype(), [&]<class U>(dtype_t<U>) -> TensorBase { return t.as<U>().cpu(); });
     fortran = false;
     if (!t.is_contiguous()) {
         fortran = is_fortran_contiguous(t);
         if (!fortran)
-            t = visit_dtype(t.dtype(), [&]<class U>(dtype_t<U>) -> TensorBase { return t.as<U>().contiguous(); });
+            t = visit_dtype_with_complex(t.dtype(),
+                                         [&]<class U>(dtype_t<U>) -> TensorBase { return t.as<U>().contiguous(); });
     }
     return t;
 }

@@ -71,7 +71,7 @@ template <class T>
 void check_gemm_dtype(const char* op) {
     if constexpr (!is_gemm_element<T>)
         fail<dtype_error>(op, ": not implemented for dtype ", dtype_of<T>.name(),
-                          " (matrix products take integer, float32 or float64 tensors)");
+                          " (matrix products take integer, float32, float64, complex64 or complex128 tensors)");
 }
 /// Decompositions and solvers take float32 or float64.
 template <class T>

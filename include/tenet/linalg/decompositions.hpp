@@ -1,18 +1,22 @@
 #pragma once
-// tenet::linalg decompositions and solvers on the host, through Eigen: eigh/eigvalsh, svd,
-// svdvals, qr, cholesky, inv, det, slogdet, solve, lstsq, and the norms matrix_norm and norm
+// tenet::linalg decompositions and solvers on the host, through Eigen: eig/eigvals, eigh/eigvalsh,
+// svd, svdvals, qr, cholesky, inv, det, slogdet, solve, lstsq, and the norms matrix_norm and norm
 // (vector_norm is tenet::vector_norm from ops/reduce.hpp). All take float32 or float64 tensors
 // (or expressions, evaluated once) of shape (..., m, n) and work matrix by matrix over the
-// leading dims. Results follow PyTorch: eigenvalues ascending, singular values descending,
-// Vh = V^T. Multi-output functions return structs with named fields, so
-// `auto [L, Q] = linalg::eigh(A);` works.
+// leading dims; eig, eigvals, eigh, eigvalsh, svd, svdvals, qr, inv, det and solve also take
+// complex64 and complex128 (Eigen computes tenet::complex<R> as std::complex<R>). Results follow
+// PyTorch: eigenvalues ascending (eigh), singular values descending, Vh = V^H; eigh's eigenvalues
+// and the singular values are real for complex inputs too; eig's results are always complex.
+// Multi-output functions return structs with named fields, so `auto [L, Q] = linalg::eigh(A);` works.
 //
 // Singular and non-positive-definite inputs throw value_error with PyTorch's message (which
 // diagonal element or leading minor failed, and which batch element).
 //
 // Gradients (autograd/decompositions.hpp): inv, det, slogdet (logabsdet), solve, eigh/eigvalsh, svd,
 // svdvals and cholesky record one node per differentiable output with PyTorch's grad_fn
-// name; qr, lstsq and the matrix norms built on singular values are not differentiable yet.
+// name; qr, lstsq and the matrix norms built on singular values are not differentiable yet, nor
+// is eig (its gradient is complex, and tenet has no complex autograd; complex tensors cannot
+// require grad, so complex inputs are never recorded).
 
 #include "tenet/config.hpp"
 #include <Eigen/Eigenvalues>
@@ -34,17 +38,24 @@
 namespace tenet::inline TENET_ABI {
 namespace linalg {
 
-/// linalg.eigh: A = Q diag(L) Q^T with eigenvalues ascending.
+/// linalg.eigh: A = Q diag(L) Q^H with eigenvalues ascending (real, for complex Hermitian A too).
 template <class T>
 struct EighResult {
-    Tensor<T> eigenvalues;
+    Tensor<real_t<T>> eigenvalues;
     Tensor<T> eigenvectors;
 };
-/// linalg.svd: A = U diag(S) Vh with S descending.
+/// linalg.eig: A V = V diag(L), both complex (complex64 for float32 and complex64 inputs,
+/// complex128 for float64 and complex128), each eigenvector of unit 2-norm.
+template <class T>
+struct EigResult {
+    Tensor<complex<real_t<T>>> eigenvalues;
+    Tensor<complex<real_t<T>>> eigenvectors;
+};
+/// linalg.svd: A = U diag(S) Vh with S descending (real, for complex A too).
 template <class T>
 struct SVDResult {
     Tensor<T> U;
-    Tensor<T> S;
+    Tensor<real_t<T>> S;
     Tensor<T> Vh;
 };
 /// linalg.qr: A = Q R, Q with orthonormal columns, R upper triangular.
@@ -71,21 +82,39 @@ struct LstsqResult {
 
 namespace detail {
 
+/// An Eigen matrix of element type T (std::complex<R> for tenet::complex<R>).
 template <class T>
-using EMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+using EMat = Eigen::Matrix<eigen_scalar_t<T>, Eigen::Dynamic, Eigen::Dynamic>;
 
-/// A float32/float64 operand of shape (..., m, n) with at least two dims.
-template <class X>
+/// The element types of the decompositions that take complex inputs too.
+template <class T>
+inline constexpr bool is_linalg_element =
+    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, complex<float>> ||
+    std::is_same_v<T, complex<double>>;
+template <class T>
+void check_floating_or_complex(const char* op) {
+    if constexpr (!is_linalg_element<T>)
+        fail<dtype_error>(op, ": Expected a floating point or complex tensor (float32, float64, complex64 or "
+                              "complex128) as input. Got ",
+                          dtype_of<T>.name());
+}
+
+/// A float32/float64 operand of shape (..., m, n) with at least two dims; with Complex, complex64
+/// and complex128 too.
+template <bool Complex = false, class X>
 auto matrix_operand(const X& x, const char* op) {
     using T = operand_value_t<X>;
-    check_floating<T>(op);
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if constexpr (Complex) check_floating_or_complex<T>(op);
+    else if constexpr (is_complex_v<T>)
+        fail<dtype_error>(op, ": complex inputs are not supported yet by tenet (got ", dtype_of<T>.name(), ")");
+    else check_floating<T>(op);
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || (Complex && is_linalg_element<T>)) {
         Tensor<T> t = materialize(x, op);
         if (t.dim() < 2)
             fail<shape_error>(op, ": The input tensor A must have at least 2 dimensions, got shape ", t.sizes());
         return t;
     } else {
-        return Tensor<double>();  // unreachable: check_floating threw
+        return Tensor<double>();  // unreachable: the checks threw
     }
 }
 
@@ -141,7 +170,7 @@ Eigen::PartialPivLU<EMat<T>> checked_lu(const EMat<T>& A, const char* op, const 
     Eigen::PartialPivLU<EMat<T>> lu(A);
     const auto& LU = lu.matrixLU();
     for (int64_t i = 0; i < LU.rows(); ++i)
-        if (LU(i, i) == T(0))
+        if (LU(i, i) == eigen_scalar_t<T>(0))
             fail<value_error>(op, ": ", batch_prefix(b, count), "The diagonal element ", i + 1, " is zero, the ", what,
                               " could not be completed because the input matrix is singular.");
     return lu;
@@ -169,9 +198,10 @@ EMat<T> cholesky_lower(const EMat<T>& A, const char* op, int64_t b, int64_t coun
     return L;
 }
 
+/// The singular values of A, descending (real for complex A).
 template <class T>
-EMat<T> singular_values(const EMat<T>& A) {
-    return Eigen::JacobiSVD<EMat<T>>(A).singularValues();
+auto singular_values(const EMat<T>& A) {
+    return Eigen::JacobiSVD<EMat<T>>(A).singularValues().eval();
 }
 
 /// dims (d0, d1) of t moved to the end, as a view: (..., d0, d1).
@@ -223,7 +253,7 @@ Tensor<T> matrix_norm_impl(const Tensor<T>& A, std::string_view ord_name, double
     if (M.sizes()[M.dim() - 2] * M.sizes()[M.dim() - 1] == 0 && count > 0 && ord_name != "nuc")
         fail<value_error>(op, ": the ", ord, " norm of an empty matrix is not defined");
     for (int64_t b = 0; b < count; ++b) {
-        const EMat<T> s = singular_values(load(M, b));
+        const auto s = singular_values<T>(load(M, b));
         T v;
         if (ord_name == "nuc") v = s.sum();
         else v = ord > 0 ? s.maxCoeff() : s.minCoeff();
@@ -248,7 +278,7 @@ Tensor<T> solve_impl(const Tensor<T>& A, const Tensor<T>& B, bool vector, const 
     Tensor<T> out = new_tensor<T>(with_dims(batch, {n, k}));
     const int64_t count = product(batch);
     for (int64_t i = 0; i < count; ++i) {
-        const auto lu = checked_lu(load(Ae, i), op, "solve", i, count);
+        const auto lu = checked_lu<T>(load(Ae, i), op, "solve", i, count);
         store(out, i, lu.solve(load(Be, i)));
     }
     return vector ? out.squeeze(-1) : out;
@@ -258,12 +288,12 @@ Tensor<T> solve_impl(const Tensor<T>& A, const Tensor<T>& B, bool vector, const 
 
 namespace linalg {
 
-/// torch.linalg.eigh: eigenvalues (ascending) and orthonormal eigenvectors (columns) of
-/// symmetric matrices; only the lower ("L") or upper ("U") triangle is read.
+/// torch.linalg.eigh: eigenvalues (ascending, real) and orthonormal eigenvectors (columns) of
+/// symmetric (complex: Hermitian) matrices; only the lower ("L") or upper ("U") triangle is read.
 template <expr::TensorOperand X>
 auto eigh(const X& x, std::string_view uplo = "L") {
     const char* op = "linalg.eigh";
-    auto A = detail::matrix_operand(x, op);
+    auto A = detail::matrix_operand<true>(x, op);
     using T = typename decltype(A)::value_type;
     detail::check_square(A, op);
     if (uplo != "L" && uplo != "U")
@@ -271,40 +301,103 @@ auto eigh(const X& x, std::string_view uplo = "L") {
     const int64_t n = A.sizes()[A.dim() - 1];
     const IntArray batch = detail::batch_of(A.sizes());
     const int64_t count = product(batch);
-    EighResult<T> r{detail::new_tensor<T>(detail::with_dims(batch, {n})),
+    EighResult<T> r{detail::new_tensor<real_t<T>>(detail::with_dims(batch, {n})),
                     detail::new_tensor<T>(detail::with_dims(batch, {n, n}))};
     for (int64_t b = 0; b < count; ++b) {
         detail::EMat<T> M = detail::load(A, b);
-        if (uplo == "U") M = M.transpose().eval();  // Eigen reads the lower triangle
+        if (uplo == "U") M = M.adjoint().eval();  // Eigen reads the lower triangle
         Eigen::SelfAdjointEigenSolver<detail::EMat<T>> es(M);
         if (es.info() != Eigen::Success)
             detail::fail<value_error>(op, ": ", detail::batch_prefix(b, count), "The algorithm failed to converge.");
         detail::store(r.eigenvalues, b, es.eigenvalues());
         detail::store(r.eigenvectors, b, es.eigenvectors());
     }
-    detail::record_eigh(A, r.eigenvalues, r.eigenvectors);
+    if constexpr (!is_complex_v<T>) detail::record_eigh(A, r.eigenvalues, r.eigenvectors);
     return r;
 }
 
-/// torch.linalg.eigvalsh: the eigenvalues (ascending) of symmetric matrices.
+/// torch.linalg.eigvalsh: the eigenvalues (ascending, real) of symmetric or Hermitian matrices.
 template <expr::TensorOperand X>
 auto eigvalsh(const X& x, std::string_view uplo = "L") {
     return eigh(x, uplo).eigenvalues;
 }
 
-/// torch.linalg.svd: A = U diag(S) Vh, S descending. full_matrices = true gives square U (m x m)
-/// and Vh (n x n); false the reduced ones (m x k, k x n), k = min(m, n).
+}  // namespace linalg
+
+namespace detail {
+/// linalg.eig's kernel: eigenvalues (and eigenvectors, when `vectors`) of square A, complex, through
+/// Eigen's EigenSolver (real A) or ComplexEigenSolver (complex A). Each eigenvector is scaled to
+/// unit 2-norm with its component of largest modulus real and positive (LAPACK's geev, PyTorch's
+/// backend, also makes it real: the phase is implementation-defined). The eigenvalues come in
+/// Eigen's order, which need not be LAPACK's: neither is sorted.
+template <class T>
+linalg::EigResult<T> eig_impl(const Tensor<T>& A, bool vectors, const char* op) {
+    using C = complex<real_t<T>>;
+    const int64_t n = A.sizes()[A.dim() - 1];
+    const IntArray batch = batch_of(A.sizes());
+    const int64_t count = product(batch);
+    linalg::EigResult<T> r{new_tensor<C>(with_dims(batch, {n})),
+                           vectors ? new_tensor<C>(with_dims(batch, {n, n})) : Tensor<C>()};
+    if (n == 0) return r;
+    auto put = [&](int64_t b, const auto& es) {
+        if (es.info() != Eigen::Success)
+            fail<value_error>(op, ": ", batch_prefix(b, count), "The algorithm failed to converge.");
+        store(r.eigenvalues, b, es.eigenvalues());
+        if (!vectors) return;
+        EMat<C> V = es.eigenvectors();
+        for (int64_t j = 0; j < n; ++j) {
+            Eigen::Index big = 0;
+            V.col(j).cwiseAbs().maxCoeff(&big);
+            const auto top = V(big, j);
+            const real_t<T> scale = std::abs(top) * V.col(j).norm();
+            if (scale > 0) V.col(j) *= std::conj(top) / scale;
+        }
+        store(r.eigenvectors, b, V);
+    };
+    for (int64_t b = 0; b < count; ++b) {
+        if constexpr (is_complex_v<T>) put(b, Eigen::ComplexEigenSolver<EMat<T>>(load(A, b), vectors));
+        else put(b, Eigen::EigenSolver<EMat<T>>(load(A, b), vectors));
+    }
+    return r;
+}
+}  // namespace detail
+
+namespace linalg {
+
+/// torch.linalg.eig: eigenvalues and eigenvectors (columns, unit 2-norm) of square, not
+/// necessarily symmetric matrices, A V = V diag(L). Both are complex: complex64 for float32 and
+/// complex64 input, complex128 for float64 and complex128. Not differentiable in tenet (the gradient
+/// needs complex autograd).
+template <expr::TensorOperand X>
+auto eig(const X& x) {
+    const char* op = "linalg.eig";
+    auto A = detail::matrix_operand<true>(x, op);
+    detail::check_square(A, op);
+    return detail::eig_impl(A, true, op);
+}
+
+/// torch.linalg.eigvals: the (complex) eigenvalues of square matrices, as linalg.eig's.
+template <expr::TensorOperand X>
+auto eigvals(const X& x) {
+    const char* op = "linalg.eigvals";
+    auto A = detail::matrix_operand<true>(x, op);
+    detail::check_square(A, op);
+    return detail::eig_impl(A, false, op).eigenvalues;
+}
+
+/// torch.linalg.svd: A = U diag(S) Vh, S descending and real, Vh = V^H. full_matrices = true gives
+/// square U (m x m) and Vh (n x n); false the reduced ones (m x k, k x n), k = min(m, n).
 template <expr::TensorOperand X>
 auto svd(const X& x, bool full_matrices = true) {
     const char* op = "linalg.svd";
-    auto A = detail::matrix_operand(x, op);
+    auto A = detail::matrix_operand<true>(x, op);
     using T = typename decltype(A)::value_type;
     const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
     const IntArray batch = detail::batch_of(A.sizes());
     const int64_t count = product(batch);
     const int64_t ucols = full_matrices ? m : k, vrows = full_matrices ? n : k;
     SVDResult<T> r{detail::new_tensor<T>(detail::with_dims(batch, {m, ucols})),
-                   detail::new_tensor<T>(detail::with_dims(batch, {k})),
+                   detail::new_tensor<real_t<T>>(detail::with_dims(batch, {k})),
                    detail::new_tensor<T>(detail::with_dims(batch, {vrows, n}))};
     const unsigned options =
         full_matrices ? (Eigen::ComputeFullU | Eigen::ComputeFullV) : (Eigen::ComputeThinU | Eigen::ComputeThinV);
@@ -312,33 +405,33 @@ auto svd(const X& x, bool full_matrices = true) {
         Eigen::JacobiSVD<detail::EMat<T>> sv(detail::load(A, b), options);
         detail::store(r.U, b, sv.matrixU());
         detail::store(r.S, b, sv.singularValues());
-        detail::store(r.Vh, b, sv.matrixV().transpose());
+        detail::store(r.Vh, b, sv.matrixV().adjoint());
     }
-    detail::record_svd(A, r.U, r.S, r.Vh);
+    if constexpr (!is_complex_v<T>) detail::record_svd(A, r.U, r.S, r.Vh);
     return r;
 }
 
-/// torch.linalg.svdvals: the singular values, descending.
+/// torch.linalg.svdvals: the singular values, descending (real, for complex A too).
 template <expr::TensorOperand X>
 auto svdvals(const X& x) {
     const char* op = "linalg.svdvals";
-    auto A = detail::matrix_operand(x, op);
+    auto A = detail::matrix_operand<true>(x, op);
     using T = typename decltype(A)::value_type;
     const int64_t k = std::min(A.sizes()[A.dim() - 2], A.sizes()[A.dim() - 1]);
     const IntArray batch = detail::batch_of(A.sizes());
-    Tensor<T> S = detail::new_tensor<T>(detail::with_dims(batch, {k}));
+    Tensor<real_t<T>> S = detail::new_tensor<real_t<T>>(detail::with_dims(batch, {k}));
     for (int64_t b = 0, count = product(batch); b < count; ++b)
-        detail::store(S, b, detail::singular_values(detail::load(A, b)));
-    detail::record_svdvals(A, S);
+        detail::store(S, b, detail::singular_values<T>(detail::load(A, b)));
+    if constexpr (!is_complex_v<T>) detail::record_svdvals(A, S);
     return S;
 }
 
 /// torch.linalg.qr: mode "reduced" (Q m x k, R k x n), "complete" (Q m x m, R m x n) or "r"
-/// (R only; Q is an empty tensor), k = min(m, n).
+/// (R only; Q is an empty tensor), k = min(m, n). Q has orthonormal (complex: unitary) columns.
 template <expr::TensorOperand X>
 auto qr(const X& x, std::string_view mode = "reduced") {
     const char* op = "linalg.qr";
-    auto A = detail::matrix_operand(x, op);
+    auto A = detail::matrix_operand<true>(x, op);
     using T = typename decltype(A)::value_type;
     if (mode != "reduced" && mode != "complete" && mode != "r")
         detail::fail<value_error>(op, ": qr received unrecognized mode '", mode,
@@ -372,7 +465,7 @@ auto cholesky(const X& x, bool upper = false) {
     const int64_t count = product(detail::batch_of(A.sizes()));
     Tensor<T> L = detail::new_tensor<T>(A.sizes());
     for (int64_t b = 0; b < count; ++b) {
-        const detail::EMat<T> l = detail::cholesky_lower(detail::load(A, b), op, b, count);
+        const detail::EMat<T> l = detail::cholesky_lower<T>(detail::load(A, b), op, b, count);
         if (upper) detail::store(L, b, l.transpose());
         else detail::store(L, b, l);
     }
@@ -384,14 +477,14 @@ auto cholesky(const X& x, bool upper = false) {
 template <expr::TensorOperand X>
 auto inv(const X& x) {
     const char* op = "linalg.inv";
-    auto A = detail::matrix_operand(x, op);
+    auto A = detail::matrix_operand<true>(x, op);
     using T = typename decltype(A)::value_type;
     detail::check_square(A, op);
     Tensor<T> out = detail::new_tensor<T>(A.sizes());
     const int64_t count = product(detail::batch_of(A.sizes()));
     for (int64_t b = 0; b < count; ++b)
-        detail::store(out, b, detail::checked_lu(detail::load(A, b), op, "inversion", b, count).inverse());
-    detail::record_inv(A, out);
+        detail::store(out, b, detail::checked_lu<T>(detail::load(A, b), op, "inversion", b, count).inverse());
+    if constexpr (!is_complex_v<T>) detail::record_inv(A, out);
     return out;
 }
 
@@ -399,16 +492,16 @@ auto inv(const X& x) {
 template <expr::TensorOperand X>
 auto det(const X& x) {
     const char* op = "linalg.det";
-    auto A = detail::matrix_operand(x, op);
+    auto A = detail::matrix_operand<true>(x, op);
     using T = typename decltype(A)::value_type;
     detail::check_square(A, op);
     const IntArray batch = detail::batch_of(A.sizes());
     Tensor<T> out = detail::new_tensor<T>(batch);
     for (int64_t b = 0, count = product(batch); b < count; ++b) {
         const detail::EMat<T> M = detail::load(A, b);
-        out.data_ptr()[b] = M.rows() == 0 ? T(1) : Eigen::PartialPivLU<detail::EMat<T>>(M).determinant();
+        out.data_ptr()[b] = M.rows() == 0 ? T(1) : T(Eigen::PartialPivLU<detail::EMat<T>>(M).determinant());
     }
-    detail::record_det(A, out);
+    if constexpr (!is_complex_v<T>) detail::record_det(A, out);
     return out;
 }
 
@@ -451,16 +544,20 @@ auto slogdet(const X& x) {
 template <expr::TensorOperand X, expr::TensorOperand Y>
 auto solve(const X& a, const Y& b) {
     const char* op = "linalg.solve";
-    auto A = detail::matrix_operand(a, op);
+    auto A = detail::matrix_operand<true>(a, op);
     using T = typename decltype(A)::value_type;
     detail::check_same_dtype<T, detail::operand_value_t<Y>>(op);
-    detail::check_square(A, op);
-    const Tensor<T> B = detail::materialize(b, op);
-    const bool vector = B.dim() == 1 || (B.dim() == A.dim() - 1 && B.sizes() == IntArray(A.sizes().begin(),
-                                                                                          A.sizes().end() - 1));
-    Tensor<T> solution = detail::untracked([&] { return detail::solve_impl(A, B, vector, op); });
-    detail::record_solve(A, B, solution, vector);
-    return solution;
+    if constexpr (!std::is_same_v<T, detail::operand_value_t<Y>>) {
+        return Tensor<T>();  // unreachable: check_same_dtype threw
+    } else {
+        detail::check_square(A, op);
+        const Tensor<T> B = detail::materialize(b, op);
+        const bool vector = B.dim() == 1 || (B.dim() == A.dim() - 1 &&
+                                             B.sizes() == IntArray(A.sizes().begin(), A.sizes().end() - 1));
+        Tensor<T> solution = detail::untracked([&] { return detail::solve_impl(A, B, vector, op); });
+        if constexpr (!is_complex_v<T>) detail::record_solve(A, B, solution, vector);
+        return solution;
+    }
 }
 
 /// torch.linalg.lstsq (driver gelsy): the X minimising ||A X - B|| (minimum norm when A is

@@ -5,8 +5,8 @@
 // Eigen::Map instead of copying. Other layouts (two non-unit strides, broadcast rows) are
 // copied once into a contiguous buffer.
 //
-// Backends: float/double go to OpenBLAS's cblas_sgemm/dgemm when tenet was configured with
-// it (TENET_HAVE_CBLAS), except tiny products, where Eigen's inlined code beats a library
+// Backends: float/double/complex64/complex128 go to OpenBLAS's cblas_sgemm/dgemm/cgemm/zgemm
+// when tenet was configured with it (TENET_HAVE_CBLAS), except tiny products, where Eigen's inlined code beats a library
 // call, and when OpenBLAS was forced onto narrower kernels than this build's Eigen uses.
 // Builds without a BLAS use Eigen; integer products (exact, wrapping as PyTorch's) use a plain
 // loop in uint64_t, where the wrap is well-defined.
@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tenet/core/complex.hpp"
 #include "tenet/core/errors.hpp"
 #include "tenet/backend/host/parallel.hpp"
 #include "tenet/backend/device/device_dispatch.hpp"
@@ -34,9 +35,31 @@
 namespace tenet::inline TENET_ABI {
 namespace detail {
 
-/// Element types the matrix products accept (PyTorch's CPU matmul: no bool, no 16-bit floats).
+/// Element types the matrix products accept (PyTorch's CPU matmul: no bool, no 16-bit floats;
+/// complex64 and complex128).
 template <class T>
-inline constexpr bool is_gemm_element = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
+inline constexpr bool is_gemm_element = (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) || is_complex_v<T>;
+
+/// The scalar type Eigen computes T in: std::complex<R> for tenet::complex<R> (layout-compatible,
+/// core/complex.hpp), T itself otherwise.
+template <class T>
+struct eigen_scalar {
+    using type = T;
+};
+template <class R>
+struct eigen_scalar<complex<R>> {
+    using type = std::complex<R>;
+};
+template <class T>
+using eigen_scalar_t = typename eigen_scalar<T>::type;
+template <class T>
+eigen_scalar_t<T>* eigen_ptr(T* p) {
+    return reinterpret_cast<eigen_scalar_t<T>*>(p);
+}
+template <class T>
+const eigen_scalar_t<T>* eigen_ptr(const T* p) {
+    return reinterpret_cast<const eigen_scalar_t<T>*>(p);
+}
 
 /// A strided matrix: element (i, j) is data[i * rs + j * cs].
 template <class T>
@@ -175,32 +198,40 @@ void floating_gemm(int64_t m, int64_t n, int64_t k, T alpha, MatRef<T> A, MatRef
         lb = blas_layout(B);
     }
 #ifdef TENET_HAVE_CBLAS
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-        if (m * n * k >= kBlasMinFlops && openblas_is_full_width()) {
-            sync_blas_threads();
-            const auto ta = la.col_major ? CblasTrans : CblasNoTrans;
-            const auto tb = lb.col_major ? CblasTrans : CblasNoTrans;
-            const auto I = [](int64_t v) { return static_cast<int>(v); };
-            // k == 0 still scales C by beta, as the BLAS does.
-            if constexpr (std::is_same_v<T, float>)
-                cblas_sgemm(CblasRowMajor, ta, tb, I(m), I(n), I(k), alpha, A.data, I(la.ld), B.data, I(lb.ld), beta, c,
-                            I(ldc));
-            else
-                cblas_dgemm(CblasRowMajor, ta, tb, I(m), I(n), I(k), alpha, A.data, I(la.ld), B.data, I(lb.ld), beta, c,
-                            I(ldc));
-            return;
-        }
+    if (m * n * k >= kBlasMinFlops && openblas_is_full_width()) {
+        sync_blas_threads();
+        const auto ta = la.col_major ? CblasTrans : CblasNoTrans;
+        const auto tb = lb.col_major ? CblasTrans : CblasNoTrans;
+        const auto I = [](int64_t v) { return static_cast<int>(v); };
+        // k == 0 still scales C by beta, as the BLAS does.
+        if constexpr (std::is_same_v<T, float>)
+            cblas_sgemm(CblasRowMajor, ta, tb, I(m), I(n), I(k), alpha, A.data, I(la.ld), B.data, I(lb.ld), beta, c,
+                        I(ldc));
+        else if constexpr (std::is_same_v<T, double>)
+            cblas_dgemm(CblasRowMajor, ta, tb, I(m), I(n), I(k), alpha, A.data, I(la.ld), B.data, I(lb.ld), beta, c,
+                        I(ldc));
+        else if constexpr (std::is_same_v<T, complex<float>>)  // scalars and arrays by address, interleaved (re, im)
+            cblas_cgemm(CblasRowMajor, ta, tb, I(m), I(n), I(k), eigen_ptr(&alpha), eigen_ptr(A.data), I(la.ld),
+                        eigen_ptr(B.data), I(lb.ld), eigen_ptr(&beta), eigen_ptr(c), I(ldc));
+        else
+            cblas_zgemm(CblasRowMajor, ta, tb, I(m), I(n), I(k), eigen_ptr(&alpha), eigen_ptr(A.data), I(la.ld),
+                        eigen_ptr(B.data), I(lb.ld), eigen_ptr(&beta), eigen_ptr(c), I(ldc));
+        return;
     }
 #endif
     sync_eigen_threads();
+    using E = eigen_scalar_t<T>;
+    const E* a = eigen_ptr(A.data);
+    const E* b = eigen_ptr(B.data);
+    const E ea = alpha, eb = beta;
     if (!la.col_major && !lb.col_major)
-        eigen_gemm<T, Eigen::RowMajor, Eigen::RowMajor>(m, n, k, alpha, A.data, la.ld, B.data, lb.ld, beta, c, ldc);
+        eigen_gemm<E, Eigen::RowMajor, Eigen::RowMajor>(m, n, k, ea, a, la.ld, b, lb.ld, eb, eigen_ptr(c), ldc);
     else if (!la.col_major)
-        eigen_gemm<T, Eigen::RowMajor, Eigen::ColMajor>(m, n, k, alpha, A.data, la.ld, B.data, lb.ld, beta, c, ldc);
+        eigen_gemm<E, Eigen::RowMajor, Eigen::ColMajor>(m, n, k, ea, a, la.ld, b, lb.ld, eb, eigen_ptr(c), ldc);
     else if (!lb.col_major)
-        eigen_gemm<T, Eigen::ColMajor, Eigen::RowMajor>(m, n, k, alpha, A.data, la.ld, B.data, lb.ld, beta, c, ldc);
+        eigen_gemm<E, Eigen::ColMajor, Eigen::RowMajor>(m, n, k, ea, a, la.ld, b, lb.ld, eb, eigen_ptr(c), ldc);
     else
-        eigen_gemm<T, Eigen::ColMajor, Eigen::ColMajor>(m, n, k, alpha, A.data, la.ld, B.data, lb.ld, beta, c, ldc);
+        eigen_gemm<E, Eigen::ColMajor, Eigen::ColMajor>(m, n, k, ea, a, la.ld, b, lb.ld, eb, eigen_ptr(c), ldc);
 }
 
 #if TENET_DEVICE_EVALUATOR
@@ -216,8 +247,13 @@ void gemm_on(Device device, int64_t m, int64_t n, int64_t k, T alpha, MatRef<T> 
              int64_t ldc) {
     if (device.is_cpu()) return gemm<T>(m, n, k, alpha, A, B, beta, c, ldc);
 #if TENET_DEVICE_EVALUATOR
-    DeviceGuard guard(device);
-    device_gemm<T>(m, n, k, alpha, A, B, beta, c, ldc);
+    if constexpr (is_complex_v<T>) {
+        fail<device_error>("matmul: complex matrix products run on the host only in tenet (got ", dtype_of<T>.name(),
+                           " tensors on ", device, "); move the operands with .cpu()");
+    } else {
+        DeviceGuard guard(device);
+        device_gemm<T>(m, n, k, alpha, A, B, beta, c, ldc);
+    }
 #else
     no_device_evaluator("matmul", device);
 #endif

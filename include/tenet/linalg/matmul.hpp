@@ -1,7 +1,8 @@
 #pragma once
 // Matrix products: dot, vdot, mv, mm, bmm and matmul with PyTorch's rules (1-D·1-D -> 0-d,
-// 2-D·1-D, 1-D·2-D, batched with broadcast batch dims), on float, double and integer tensors
-// (integer products are exact and wrap as PyTorch's), on the host or on a device (cuBLAS for
+// 2-D·1-D, 1-D·2-D, batched with broadcast batch dims), on float, double, complex64, complex128
+// and integer tensors (integer products are exact and wrap as PyTorch's; complex ones run on the
+// host, through cblas_cgemm/zgemm or Eigen; both operands of one dtype, as PyTorch's), on the host or on a device (cuBLAS for
 // float and double on CUDA: linalg/gemm.hpp, kernels/tenet/cuda/blas.cuh). Operands may be views or expressions:
 // an expression is evaluated once; a view whose matrices have a unit stride (contiguous or
 // transposed) goes to the GEMM in place (linalg/gemm.hpp), a broadcast batch dim is never copied.
@@ -90,9 +91,9 @@ auto with_static_shape(Tensor<T> t) {
 
 // ---- Kernels on materialised tensors ---------------------------------------------------
 
-/// Sum of a[i] * b[i] over n elements with strides; integers wrap (as PyTorch), floats use
-/// the BLAS dot when there is one.
-template <class T>
+/// Sum of a[i] * b[i] (conj(a[i]) * b[i] when Conj) over n elements with strides; integers wrap
+/// (as PyTorch), floating and complex types use the BLAS dot (?dot, ?dotu, ?dotc) when there is one.
+template <bool Conj = false, class T>
 T dot_kernel(const T* a, int64_t sa, const T* b, int64_t sb, int64_t n) {
     if constexpr (std::is_integral_v<T>) {
         // In uint64_t the wrap is well-defined (a narrow unsigned type would promote to int).
@@ -102,14 +103,27 @@ T dot_kernel(const T* a, int64_t sa, const T* b, int64_t sb, int64_t n) {
     } else {
 #ifdef TENET_HAVE_CBLAS
         if (n > 0 && sa > 0 && sb > 0) {
-            if constexpr (std::is_same_v<T, float>)
-                return cblas_sdot(static_cast<int>(n), a, static_cast<int>(sa), b, static_cast<int>(sb));
-            else
-                return cblas_ddot(static_cast<int>(n), a, static_cast<int>(sa), b, static_cast<int>(sb));
+            const int N = static_cast<int>(n), A = static_cast<int>(sa), B = static_cast<int>(sb);
+            if constexpr (std::is_same_v<T, float>) return cblas_sdot(N, a, A, b, B);
+            else if constexpr (std::is_same_v<T, double>) return cblas_ddot(N, a, A, b, B);
+            else {
+                T r;
+                if constexpr (std::is_same_v<T, complex<float>>) {
+                    if constexpr (Conj) cblas_cdotc_sub(N, a, A, b, B, &r);
+                    else cblas_cdotu_sub(N, a, A, b, B, &r);
+                } else {
+                    if constexpr (Conj) cblas_zdotc_sub(N, a, A, b, B, &r);
+                    else cblas_zdotu_sub(N, a, A, b, B, &r);
+                }
+                return r;
+            }
         }
 #endif
         T acc = 0;
-        for (int64_t i = 0; i < n; ++i) acc += a[i * sa] * b[i * sb];
+        for (int64_t i = 0; i < n; ++i) {
+            if constexpr (Conj && is_complex_v<T>) acc += conj(a[i * sa]) * b[i * sb];
+            else acc += a[i * sa] * b[i * sb];
+        }
         return acc;
     }
 }
@@ -189,7 +203,8 @@ Tensor<T> mv_impl(const Tensor<T>& a, const Tensor<T>& v, const char* op) {
     return out;
 }
 
-template <class T>
+/// dot (vdot when Conj: the first operand conjugated).
+template <bool Conj = false, class T>
 Tensor<T> dot_impl(const Tensor<T>& a, const Tensor<T>& b, const char* op) {
     if (a.dim() != 1 || b.dim() != 1)
         fail<shape_error>(op, ": 1D tensors expected, but got ", a.dim(), "D and ", b.dim(), "D tensors (shapes ",
@@ -200,12 +215,13 @@ Tensor<T> dot_impl(const Tensor<T>& a, const Tensor<T>& b, const char* op) {
                           " elements respectively");
     Tensor<T> out = new_tensor<T>({}, a.device());
     if (!a.is_cpu()) {  // a 1 x n by n x 1 product
+        if constexpr (Conj && is_complex_v<T>) fail<device_error>(op, ": complex vdot runs on the host only in tenet");
         const MatRef<T> row{data_at(a, a.storage_offset()), 1, a.numel(), a.numel(), a.strides()[0]};
         const MatRef<T> col{data_at(b, b.storage_offset()), b.numel(), 1, b.strides()[0], 1};
         gemm_on<T>(a.device(), 1, 1, a.numel(), T(1), row, col, T(0), out.data_ptr(), 1);
         return out;
     }
-    *out.data_ptr() = dot_kernel(data_at(a, a.storage_offset()), a.strides()[0], data_at(b, b.storage_offset()),
+    *out.data_ptr() = dot_kernel<Conj>(data_at(a, a.storage_offset()), a.strides()[0], data_at(b, b.storage_offset()),
                                  b.strides()[0], a.numel());
     return out;
 }
@@ -347,11 +363,12 @@ auto dot(const X& a, const Y& b) {
     });
 }
 
-/// torch.vdot: dot with the first operand conjugated — the same as dot for real tensors.
+/// torch.vdot: dot with the first operand conjugated (sum conj(a[i]) b[i]) — the same as dot
+/// for real tensors.
 template <expr::TensorOperand X, expr::TensorOperand Y>
 auto vdot(const X& a, const Y& b) {
     return detail::binary_product(a, b, "vdot", [](const auto& x, const auto& y) {
-        return detail::recorded_product("VdotBackward0", x, y, [&] { return detail::dot_impl(x, y, "vdot"); });
+        return detail::recorded_product("VdotBackward0", x, y, [&] { return detail::dot_impl<true>(x, y, "vdot"); });
     });
 }
 

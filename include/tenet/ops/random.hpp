@@ -178,6 +178,22 @@ inline TENET_HD double normal_from_block(const PhiloxCounter& r) {
     return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
 }
 
+/// Complex standard normal values, as PyTorch's randn of a complex dtype: the real and the
+/// imaginary part independent, each N(0, 1/2) (E|z|^2 = 1). One block gives both: Box–Muller's
+/// cosine and sine branches of the same pair of uniforms.
+template <class T>
+struct ComplexNormalElement {
+    TENET_HD T operator()(const PhiloxState& s, int64_t i) const {
+        const PhiloxCounter r = s.block(static_cast<uint64_t>(i));
+        const double u1 = philox_uniform53(r[0], r[1]) + 0x1.0p-53;
+        const double u2 = philox_uniform53(r[2], r[3]);
+        const double rho = std::sqrt(-std::log(u1));  // sqrt(-2 log u1) / sqrt(2)
+        const double theta = 2.0 * std::numbers::pi * u2;
+        using R = typename T::value_type;
+        return T(static_cast<R>(rho * std::cos(theta)), static_cast<R>(rho * std::sin(theta)));
+    }
+};
+
 /// Uniform [0, 1).
 template <class T>
 struct UniformElement {
@@ -339,10 +355,22 @@ Tensor<T> rand(const IntArray& sizes, Generator& gen, dtype_t<T>, TensorOptions 
 
 // ---- randn: standard normal -----------------------------------------------------------
 
-/// Standard normal values (float32 unless T is given; floating T only, else dtype_error).
+/// Standard normal values (float32 unless T is given; floating T only, else dtype_error). A
+/// complex T (complex64, complex128) draws as PyTorch's: real and imaginary parts independent,
+/// each of variance 1/2 (on the host only; PyTorch's exact stream is not reproduced).
 template <class T = float>
 Tensor<T> randn(const IntArray& sizes, Generator& gen, TensorOptions options = {}) {
-    if constexpr (!FloatingElement<T>) {
+    if constexpr (is_complex_v<T>) {
+        Tensor<T> t = empty<T>(sizes, options);
+        if (!t.is_cpu())
+            detail::fail<device_error>("randn: complex random numbers are drawn on the host only in tenet (got ",
+                                       dtype_of<T>.name(), " on ", t.device(), ")");
+        const PhiloxState s = gen.reserve(static_cast<uint64_t>(t.numel()));
+        T* out = t.data_ptr();
+        const detail::ComplexNormalElement<T> element;
+        for (int64_t i = 0; i < t.numel(); ++i) out[i] = element(s, i);
+        return t;
+    } else if constexpr (!FloatingElement<T>) {
         detail::fail_not_floating<T>("randn");
     } else {
         return detail::random_fill<T>(sizes, gen, options, detail::NormalElement<T>{});
