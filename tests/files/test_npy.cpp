@@ -68,6 +68,30 @@ Expected read_expected(std::istringstream& in) {
     return e;
 }
 
+/// A manifest line of one kind: `kind name detail expected...` (detail: the order of a .npy file,
+/// the key of an .npz entry).
+struct ManifestEntry {
+    std::string name, detail;
+    Expected expected;
+};
+
+std::vector<ManifestEntry> manifest_entries(const std::string& kind) {
+    std::ifstream manifest(data_file("manifest.txt"));
+    REQUIRE(manifest);
+    std::vector<ManifestEntry> entries;
+    for (std::string line; std::getline(manifest, line);) {
+        std::istringstream in(line);
+        std::string k;
+        in >> k;
+        if (k != kind) continue;
+        ManifestEntry entry;
+        in >> entry.name >> entry.detail;
+        entry.expected = read_expected(in);
+        entries.push_back(std::move(entry));
+    }
+    return entries;
+}
+
 /// Checks dtype, shape and every value (floats bit-exactly, -0.0 included; integers as int64).
 void check_values(const TensorBase& t, const Expected& e) {
     REQUIRE(std::string(t.dtype().name()) == e.dtype);
@@ -154,16 +178,10 @@ bool same_values(const TensorBase& a, const TensorBase& b) {
 TEST_CASE("load_npy reads NumPy's files: every dtype, C and Fortran order, big-endian, versions 2.0 and 3.0, "
           "0-d and empty",
           "[files][npy]") {
-    std::ifstream manifest(data_file("manifest.txt"));
-    REQUIRE(manifest);
     int files = 0;
-    for (std::string line; std::getline(manifest, line);) {
-        std::istringstream in(line);
-        std::string kind, name, order;
-        in >> kind;
-        if (kind != "npy") continue;
-        in >> name >> order;
-        const Expected e = read_expected(in);
+    for (const ManifestEntry& entry : manifest_entries("npy")) {
+        const std::string &name = entry.name, &order = entry.detail;
+        const Expected& e = entry.expected;
         for (bool mmap : {false, true}) {
             INFO(name << (mmap ? " (mmap)" : ""));
             const TensorBase t = load_npy(data_file(name).string(), mmap);
@@ -204,16 +222,10 @@ TEST_CASE("load_npy of a Fortran-order file shares one buffer in column-major or
 TEST_CASE("load_npy reads NumPy's complex files (<c8, <c16, big-endian, Fortran order, 0-d); save_npy writes "
           "NumPy's bytes for them",
           "[files][npy][complex]") {
-    std::ifstream manifest(data_file("manifest.txt"));
-    REQUIRE(manifest);
     int files = 0;
-    for (std::string line; std::getline(manifest, line);) {
-        std::istringstream in(line);
-        std::string kind, name, order;
-        in >> kind;
-        if (kind != "cnpy") continue;
-        in >> name >> order;
-        const Expected e = read_expected(in);  // the (re, im) pairs: 2 * numel values
+    for (const ManifestEntry& entry : manifest_entries("cnpy")) {
+        const std::string &name = entry.name, &order = entry.detail;
+        const Expected& e = entry.expected;  // the (re, im) pairs: 2 * numel values
         for (bool mmap : {false, true}) {
             INFO(name << (mmap ? " (mmap)" : ""));
             const TensorBase t = load_npy(data_file(name).string(), mmap);
@@ -465,17 +477,9 @@ TEST_CASE("Hostile or malformed .npy input is an io_error naming the file and th
 // ---- .npz ------------------------------------------------------------------------------------
 
 TEST_CASE("load_npz reads np.savez, np.savez_compressed and default names in archive order", "[files][npz]") {
-    std::ifstream manifest(data_file("manifest.txt"));
-    REQUIRE(manifest);
     std::map<std::string, std::vector<std::pair<std::string, Expected>>> archives;
-    for (std::string line; std::getline(manifest, line);) {
-        std::istringstream in(line);
-        std::string kind, file, key;
-        in >> kind;
-        if (kind != "npz") continue;
-        in >> file >> key;
-        archives[file].emplace_back(key, read_expected(in));
-    }
+    for (const ManifestEntry& entry : manifest_entries("npz"))
+        archives[entry.name].emplace_back(entry.detail, entry.expected);
     REQUIRE(archives.size() == 3);
     CHECK(archives["default_names.npz"].front().first == "arr_0");
     for (const auto& [file, entries] : archives) {
