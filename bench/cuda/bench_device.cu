@@ -13,10 +13,7 @@
 // Bytes counted: every operand read or written once (copy: 2 N floats; W1: 4; W2: 5; W5: 3).
 // Report: bench/report_device.py turns the JSON into the ratios to D_copy for RESULTS.md.
 
-#include <benchmark/benchmark.h>
-#include <cuda_runtime.h>
-
-#include <tenet/tenet.hpp>
+#include "device_timing.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -27,31 +24,7 @@ constexpr int64_t kN = int64_t{1} << 26;
 
 using tenet::Tensor;
 
-/// Times one iteration of f on the device with CUDA events.
-template <class F>
-void run_timed(benchmark::State& state, int64_t bytes, F&& f) {
-    if (!tenet::cuda_is_available()) {
-        state.SkipWithError("no CUDA device");
-        return;
-    }
-    cudaEvent_t start, stop;
-    cudaEventCreate(&start);
-    cudaEventCreate(&stop);
-    f();  // warm up (allocations, cuBLAS/CUB first calls)
-    cudaDeviceSynchronize();
-    for (auto _ : state) {
-        cudaEventRecord(start);
-        f();
-        cudaEventRecord(stop);
-        cudaEventSynchronize(stop);
-        float ms = 0;
-        cudaEventElapsedTime(&ms, start, stop);
-        state.SetIterationTime(static_cast<double>(ms) / 1e3);
-    }
-    state.SetBytesProcessed(state.iterations() * bytes);
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-}
+using tenet_bench::run_timed;
 
 struct Operands {
     Tensor<float> a, b, c, d, y;

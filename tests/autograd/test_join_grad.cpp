@@ -120,4 +120,22 @@ TEST_CASE("flip autograd: create_graph goes through FlipBackward0 (second deriva
     CHECK(g.to_vector() == (2.0 * x.flip(0)).eval().detach().to_vector());
 }
 
+TEST_CASE("join autograd: pieces narrowed from a transposed tensor sum their gradients (dense, any layout)",
+          "[join]") {
+    // d/dx sum(cat(pieces of x.t())^2) is 2x where a piece reads x and 0 in the column no piece reads.
+    auto x = randn({4, 6}, kFloat64).requires_grad_();
+    const auto t = x.t();
+    (square(cat({t.narrow(0, 0, 2), t.narrow(0, 3, 3)}))).sum().backward();
+    auto expected = (2.0 * x.detach()).eval();
+    expected.select(1, 2).fill_(0.0);
+    CHECK(x.grad().to_vector() == expected.to_vector());
+    CHECK(x.grad().is_contiguous());
+    // A transposed leaf accumulates twice through a view.
+    auto leaf = randn({6, 4}, kFloat64).t().detach().requires_grad_();
+    for (int k = 0; k < 2; ++k) (leaf.narrow(1, 1, 3) * 3.0).sum().backward();
+    auto twice = zeros<double>({4, 6});
+    twice.narrow(1, 1, 3).fill_(6.0);
+    CHECK(leaf.grad().to_vector() == twice.to_vector());
+}
+
 }}  // namespace TENET_TEST_FILE

@@ -76,7 +76,10 @@ private:
         Tensor<T> scratch = zeros<T>({std::max<int64_t>(extent, 1)}, g.device());
         Tensor<T>(detail::make_view(scratch.impl(), view_.sizes, view_.strides, view_.offset)).copy_data_(g);
         Tensor<T> base_grad(detail::make_view(scratch.impl(), base_.sizes, base_.strides, base_.offset));
-        return base_grad.is_contiguous() && base_.offset == 0 ? base_grad : base_grad.clone();
+        // The engine sums and accumulates gradients as dense row-major blocks, so a base laid out
+        // otherwise (a transposed tensor's view) gets a row-major copy, not clone()'s same layout.
+        if (!base_grad.is_contiguous()) return base_grad.contiguous();
+        return base_.offset == 0 ? base_grad : base_grad.clone();
     }
 };
 
