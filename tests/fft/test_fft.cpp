@@ -1,4 +1,4 @@
-// torch.fft's transforms (tenet/fft/transforms.hpp) against PyTorch 1.13 (tests/golden/gen_fft.py
+// torch.fft's transforms (tenet/fft/transforms.hpp, hfftn and ihfftn included) against PyTorch 1.13 (tests/golden/gen_fft.py
 // writes the cases): each function and norm, n and s cutting and padding, odd, even and prime
 // lengths, negative and several dims, every input dtype, strided views, and PyTorch's refusals;
 // then round trips and tenet's own checks. Data-driven: one instantiation per input dtype.
@@ -114,9 +114,13 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
     if (op == "fftn") return k(fft::fftn(x, s, dim, norm));
     if (op == "ifftn") return k(fft::ifftn(x, s, dim, norm));
     if (op == "irfftn") return k(fft::irfftn(x, s, dim, norm));
+    if (op == "hfft2") return k(fft::hfft2(x, s, dim2, norm));
+    if (op == "hfftn") return k(fft::hfftn(x, s, dim, norm));
     if constexpr (!is_complex_v<T>) {
         if (op == "rfft2") return k(fft::rfft2(x, s, dim2, norm));
         if (op == "rfftn") return k(fft::rfftn(x, s, dim, norm));
+        if (op == "ihfft2") return k(fft::ihfft2(x, s, dim2, norm));
+        if (op == "ihfftn") return k(fft::ihfftn(x, s, dim, norm));
     }
     FAIL("no op " << op << " for " << x.dtype());
 }
@@ -138,7 +142,7 @@ TEST_CASE("torch.fft's transforms and shifts match PyTorch", "[fft]") {
         ++checked[c.op];
     }
     for (const char* op : {"fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn",
-                           "ifftn", "rfftn", "irfftn", "fftshift", "ifftshift"}) {
+                           "ifftn", "rfftn", "irfftn", "hfft2", "ihfft2", "hfftn", "ihfftn", "fftshift", "ifftshift"}) {
         INFO(op);
         CHECK(checked[op] >= 5);
     }
@@ -167,7 +171,7 @@ TEST_CASE("torch.fft's transforms refuse what PyTorch refuses, in its words", "[
         });
         ++checked;
     }
-    CHECK(checked == 88);
+    CHECK(checked == 116);
 }
 
 TEST_CASE("torch.fft round trips: ifft(fft(x)), irfft(rfft(x), n), hfft(ihfft(x), n), irfftn(rfftn(x), s)", "[fft]") {
