@@ -91,7 +91,7 @@ std::string window_text(const std::optional<Tensor<R>>& w) {
 template <class R>
 Tensor<R> padded_window(const std::optional<Tensor<R>>& window, int64_t win_length, int64_t n_fft) {
     Tensor<R> w = zeros<R>({n_fft});
-    const Tensor<R> mid = w.narrow(0, (n_fft - win_length) / 2, win_length);
+    Tensor<R> mid = w.narrow(0, (n_fft - win_length) / 2, win_length);
     if (window)
         mid.copy_(window->detach().cpu());
     else
@@ -119,7 +119,7 @@ inline int64_t padded_source(int64_t j, int64_t len, int64_t pad, char mode) {
 template <class T, class R = fft::detail::fft_real_t<T>>
 Tensor<complex<R>> stft(const Tensor<T>& x, int64_t n_fft, std::optional<int64_t> hop_length = std::nullopt,
                         std::optional<int64_t> win_length = std::nullopt,
-                        const std::optional<Tensor<R>>& window = std::nullopt, bool center = true,
+                        const std::optional<Tensor<std::type_identity_t<R>>>& window = std::nullopt, bool center = true,
                         std::string_view pad_mode = "reflect", bool normalized = false,
                         std::optional<bool> onesided = std::nullopt, std::optional<bool> return_complex = std::nullopt) {
     static_assert(std::is_floating_point_v<T> || is_complex_v<T>,
@@ -222,7 +222,7 @@ Tensor<complex<R>> stft(const Tensor<T>& x, int64_t n_fft, std::optional<int64_t
 /// stft the complex spectra X are, by windowed overlap-add.
 template <class C, class R = fft::detail::fft_real_t<C>>
 Tensor<R> istft(const Tensor<C>& X, int64_t n_fft, std::optional<int64_t> hop_length = std::nullopt,
-                std::optional<int64_t> win_length = std::nullopt, const std::optional<Tensor<R>>& window = std::nullopt,
+                std::optional<int64_t> win_length = std::nullopt, const std::optional<Tensor<std::type_identity_t<R>>>& window = std::nullopt,
                 bool center = true, bool normalized = false, std::optional<bool> onesided = std::nullopt,
                 std::optional<int64_t> length = std::nullopt, bool return_complex = false) {
     static_assert(is_complex_v<C>,
