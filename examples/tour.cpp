@@ -230,6 +230,10 @@ int main() {
     const int64_t peak = magnitude.argmax().item();
     std::cout << "rfft of " << noisy.sizes() << " -> " << magnitude.sizes() << ", peak " << magnitude[peak].item()
               << " at " << fft::rfftfreq(128, 1.0 / 128, kFloat64)[peak].item() << " Hz\n";
+    // Its short-time spectra: 32-point Hann frames every 8 samples -> [17 frequencies, 17 frames].
+    auto frames = stft(noisy, 32, 8, std::nullopt, hann_window(32, true, kFloat64), true, "reflect", false, std::nullopt,
+                       true);
+    std::cout << "stft -> " << frames.sizes() << "\n";
 #endif
 
     section("Autograd");

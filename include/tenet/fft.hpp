@@ -4,7 +4,7 @@
 // tenet/fft/engine.hpp), its plan cache, PyTorch's norm strings, and torch.fft's helpers fftfreq,
 // rfftfreq, fftshift and ifftshift, and the transforms fft, ifft, rfft, irfft, hfft, ihfft and
 // their 2-D and n-D forms (tenet/fft/transforms.hpp; no autograd yet) (namespace tenet::fft);
-// the window functions hann_window, hamming_window, blackman_window, bartlett_window and
+// torch.stft and torch.istft (tenet/fft/stft.hpp, namespace tenet); the window functions hann_window, hamming_window, blackman_window, bartlett_window and
 // kaiser_window (namespace tenet).
 // Needs kissfft's header <kissfft/kissfft.hh> (Debian libkissfft-dev, BSD-3).
 
@@ -15,4 +15,5 @@
 #include "tenet/fft/engine.hpp"
 #include "tenet/fft/freq.hpp"
 #include "tenet/fft/transforms.hpp"
+#include "tenet/fft/stft.hpp"
 #include "tenet/ops/windows.hpp"

@@ -1,4 +1,4 @@
-// torch.fft's transforms (tenet/fft/transforms.hpp) against PyTorch 1.13 (tests/golden/gen_fft.py
+// torch.fft's transforms (tenet/fft/transforms.hpp, hfftn and ihfftn included) against PyTorch 1.13 (tests/golden/gen_fft.py
 // writes the cases): each function and norm, n and s cutting and padding, odd, even and prime
 // lengths, negative and several dims, every input dtype, strided views, and PyTorch's refusals;
 // then round trips and tenet's own checks. Data-driven: one instantiation per input dtype.
@@ -6,6 +6,7 @@
 
 #include "../golden_data.hpp"
 #include "../require_throws.hpp"
+#include "fft_golden.hpp"
 
 // Unique per file in a unity build (tests/CMakeLists.txt).
 namespace { namespace TENET_TEST_FILE {
@@ -17,52 +18,15 @@ using golden::GoldenFile;
 using c64 = complex<float>;
 using c128 = complex<double>;
 using Catch::Matchers::Contains;
+using tenet_fft_test::check_numbers;
+using tenet_fft_test::check_result;
+using tenet_fft_test::numbers;
 
 namespace {
 
 const GoldenFile& cases() {
     static const GoldenFile f = golden::read_golden(golden::golden_path(__FILE__, "fft_cases.txt"));
     return f;
-}
-
-/// The real numbers of a tensor (both parts of each complex value), in order.
-template <class R>
-std::vector<double> numbers(const Tensor<R>& t) {
-    std::vector<double> out;
-    for (const R& v : t.cpu().contiguous().to_vector()) {
-        if constexpr (is_complex_v<R>) {
-            out.push_back(v.real());
-            out.push_back(v.imag());
-        } else {
-            out.push_back(static_cast<double>(v));
-        }
-    }
-    return out;
-}
-
-/// Every number within tol * max(1, the largest |expected|): an FFT's rounding error scales
-/// with the size of the whole transform, not of each output.
-void check_numbers(const std::vector<double>& got, const std::vector<double>& expected, double tol) {
-    REQUIRE(got.size() == expected.size());
-    double scale = 1;
-    for (double e : expected) scale = std::max(scale, std::abs(e));
-    for (size_t i = 0; i < got.size(); ++i) {
-        INFO("number " << i << ": tenet " << got[i] << ", expected " << expected[i]);
-        CHECK(std::abs(got[i] - expected[i]) <= tol * scale);
-    }
-}
-template <class R>
-double tolerance() {
-    return std::is_same_v<real_t<R>, double> ? 1e-12 : 1e-5;
-}
-
-/// dtype, sizes and contiguity exactly; the numbers within tolerance<R>().
-template <class R>
-void check_result(const Golden& expected, const Tensor<R>& actual) {
-    CHECK(std::string(actual.dtype().name()) == expected.dtype);
-    REQUIRE(actual.sizes() == expected.sizes);
-    CHECK(actual.is_contiguous());
-    check_numbers(numbers(actual), expected.values, tolerance<R>());
 }
 
 std::optional<IntArray> list_arg(const Case& c, const std::string& key) {
@@ -114,9 +78,13 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
     if (op == "fftn") return k(fft::fftn(x, s, dim, norm));
     if (op == "ifftn") return k(fft::ifftn(x, s, dim, norm));
     if (op == "irfftn") return k(fft::irfftn(x, s, dim, norm));
+    if (op == "hfft2") return k(fft::hfft2(x, s, dim2, norm));
+    if (op == "hfftn") return k(fft::hfftn(x, s, dim, norm));
     if constexpr (!is_complex_v<T>) {
         if (op == "rfft2") return k(fft::rfft2(x, s, dim2, norm));
         if (op == "rfftn") return k(fft::rfftn(x, s, dim, norm));
+        if (op == "ihfft2") return k(fft::ihfft2(x, s, dim2, norm));
+        if (op == "ihfftn") return k(fft::ihfftn(x, s, dim, norm));
     }
     FAIL("no op " << op << " for " << x.dtype());
 }
@@ -138,7 +106,7 @@ TEST_CASE("torch.fft's transforms and shifts match PyTorch", "[fft]") {
         ++checked[c.op];
     }
     for (const char* op : {"fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn",
-                           "ifftn", "rfftn", "irfftn", "fftshift", "ifftshift"}) {
+                           "ifftn", "rfftn", "irfftn", "hfft2", "ihfft2", "hfftn", "ihfftn", "fftshift", "ifftshift"}) {
         INFO(op);
         CHECK(checked[op] >= 5);
     }
@@ -167,7 +135,7 @@ TEST_CASE("torch.fft's transforms refuse what PyTorch refuses, in its words", "[
         });
         ++checked;
     }
-    CHECK(checked == 88);
+    CHECK(checked == 116);
 }
 
 TEST_CASE("torch.fft round trips: ifft(fft(x)), irfft(rfft(x), n), hfft(ihfft(x), n), irfftn(rfftn(x), s)", "[fft]") {

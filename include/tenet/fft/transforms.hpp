@@ -10,17 +10,20 @@
 //   ihfft            (x, n, dim = -1, norm)        conj(rfft(x)) with the inverse's norm
 //   fft2, ifft2, rfft2, irfft2   (x, s, dim = {-2, -1}, norm)
 //   fftn, ifftn, rfftn, irfftn   (x, s, dim, norm)   all dims without dim (the last len(s) with s)
+//   hfft2, ihfft2, hfftn, ihfftn (as the above)  hfftn: fft along dims but the last, then hfft
+//                                                  along dims.back(); ihfftn: ihfft along
+//                                                  dims.back(), then ifft along the others
 //
 // n (s[i]) cuts or zero-pads the input along dim (dims[i]) to that many points (for irfft and
 // hfft: to n / 2 + 1 complex values); -1 in s keeps the input's size (irfftn's last dim: the
-// default 2 (m - 1)). norm is "backward" (the default: the inverse scaled by 1/n), "ortho"
+// default 2 (m - 1); hfftn's too). norm is "backward" (the default: the inverse scaled by 1/n), "ortho"
 // (both by 1/sqrt(n)) or "forward" (the forward by 1/n); n-D transforms scale by the product
 // of the lengths. rfftn transforms dims.back() real-to-complex first and the other dims
 // after; irfftn the other dims first and dims.back() complex-to-real last.
 //
 // dtypes, as PyTorch's: float32 and complex64 compute in float (complex results complex64),
 // float64 and complex128 in double; integer and bool inputs are promoted to float32 first.
-// Complex inputs to rfft, ihfft, rfft2 and rfftn do not compile (PyTorch: "rfft expects a real
+// Complex inputs to rfft, ihfft, rfft2, rfftn, ihfft2 and ihfftn do not compile (PyTorch: "rfft expects a real
 // input tensor, but got ComplexFloat"). Inputs may have any strides (transposed, sliced,
 // expanded); every result is a new contiguous tensor. A tensor on a device is transformed on
 // the host (there is no cuFFT path yet) and the result copied back to its device.
@@ -68,7 +71,7 @@ using fft_complex_t = complex<fft_real_t<T>>;
 template <class T>
 constexpr void check_real_input() {
     static_assert(!is_complex_v<T>,
-                  "tenet::fft: rfft, rfft2, rfftn and ihfft expect a real input tensor (PyTorch: \"rfft expects a real "
+                  "tenet::fft: rfft, rfft2, rfftn, ihfft, ihfft2 and ihfftn expect a real input tensor (PyTorch: \"rfft expects a real "
                   "input tensor, but got ComplexFloat\")");
 }
 
@@ -420,6 +423,39 @@ template <class T>
 Tensor<detail::fft_real_t<T>> irfft2(const Tensor<T>& x, const std::optional<IntArray>& s = std::nullopt,
                                      const IntArray& dim = {-2, -1}, NormArg norm = std::nullopt) {
     return detail::c2r_n("irfft2", x, s, dim, parse_norm(norm, "irfft2"), false);
+}
+
+/// torch.fft.hfftn: the real n-D spectrum of a signal with Hermitian symmetry given by its half
+/// along dims.back(): fftn along the other dims, then hfft along dims.back() (s.back(), default
+/// 2 (m - 1), the real output's length there). As PyTorch's: conj(fft(x)) = ifft(conj(x)) unscaled,
+/// so hfftn is irfftn of conj(x) with the forward transform's norm.
+template <class T>
+Tensor<detail::fft_real_t<T>> hfftn(const Tensor<T>& x, const std::optional<IntArray>& s = std::nullopt,
+                                    const std::optional<IntArray>& dim = std::nullopt, NormArg norm = std::nullopt) {
+    return detail::c2r_n("hfftn", x, s, dim, detail::swapped(parse_norm(norm, "hfftn")), true);
+}
+/// torch.fft.ihfftn: the inverse of hfftn, ihfft along dims.back(), then ifft along the others
+/// (conj(rfftn(x)) scaled as an inverse transform; complex input does not compile).
+template <class T>
+Tensor<detail::fft_complex_t<T>> ihfftn(const Tensor<T>& x, const std::optional<IntArray>& s = std::nullopt,
+                                        const std::optional<IntArray>& dim = std::nullopt, NormArg norm = std::nullopt) {
+    detail::check_real_input<T>();
+    return detail::r2c_n("ihfftn", x, detail::canonical_dims("ihfftn", x.sizes(), s, dim),
+                         detail::swapped(parse_norm(norm, "ihfftn")), true);
+}
+/// torch.fft.hfft2: hfftn along dim (default the last two).
+template <class T>
+Tensor<detail::fft_real_t<T>> hfft2(const Tensor<T>& x, const std::optional<IntArray>& s = std::nullopt,
+                                    const IntArray& dim = {-2, -1}, NormArg norm = std::nullopt) {
+    return detail::c2r_n("hfft2", x, s, dim, detail::swapped(parse_norm(norm, "hfft2")), true);
+}
+/// torch.fft.ihfft2: ihfftn along dim (default the last two).
+template <class T>
+Tensor<detail::fft_complex_t<T>> ihfft2(const Tensor<T>& x, const std::optional<IntArray>& s = std::nullopt,
+                                        const IntArray& dim = {-2, -1}, NormArg norm = std::nullopt) {
+    detail::check_real_input<T>();
+    return detail::r2c_n("ihfft2", x, detail::canonical_dims("ihfft2", x.sizes(), s, dim),
+                         detail::swapped(parse_norm(norm, "ihfft2")), true);
 }
 
 }  // namespace tenet::inline TENET_ABI::fft

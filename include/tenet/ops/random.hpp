@@ -245,6 +245,19 @@ void fill_random(const Tensor<T>& t, Generator& gen, const Element& element) {
     for (int64_t i = 0; i < n; ++i) out[i] = element(s, i);
 }
 
+/// Fills the dense complex tensor t with complex standard normal values (ComplexNormalElement),
+/// on the host only (a device tensor throws device_error naming op).
+template <class T>
+void fill_complex_normal(const Tensor<T>& t, Generator& gen, const char* op) {
+    if (!t.is_cpu())
+        fail<device_error>(op, ": complex random numbers are drawn on the host only in tenet (got ", dtype_of<T>.name(),
+                           " on ", t.device(), ")");
+    const PhiloxState s = gen.reserve(static_cast<uint64_t>(t.numel()));
+    T* out = t.data_ptr();
+    const ComplexNormalElement<T> element;
+    for (int64_t i = 0; i < t.numel(); ++i) out[i] = element(s, i);
+}
+
 /// A contiguous tensor of the given sizes, filled by `element`.
 template <class T, class Element>
 Tensor<T> random_fill(const IntArray& sizes, Generator& gen, TensorOptions options, const Element& element) {
@@ -362,13 +375,7 @@ template <class T = float>
 Tensor<T> randn(const IntArray& sizes, Generator& gen, TensorOptions options = {}) {
     if constexpr (is_complex_v<T>) {
         Tensor<T> t = empty<T>(sizes, options);
-        if (!t.is_cpu())
-            detail::fail<device_error>("randn: complex random numbers are drawn on the host only in tenet (got ",
-                                       dtype_of<T>.name(), " on ", t.device(), ")");
-        const PhiloxState s = gen.reserve(static_cast<uint64_t>(t.numel()));
-        T* out = t.data_ptr();
-        const detail::ComplexNormalElement<T> element;
-        for (int64_t i = 0; i < t.numel(); ++i) out[i] = element(s, i);
+        detail::fill_complex_normal(t, gen, "randn");
         return t;
     } else if constexpr (!FloatingElement<T>) {
         detail::fail_not_floating<T>("randn");
@@ -483,10 +490,15 @@ template <class T>
 Tensor<T> rand_like(const Tensor<T>& t) {
     return rand_like(t, default_generator());
 }
-/// Standard normal values with t's sizes, dtype, device and memory order (floating t only).
+/// Standard normal values with t's sizes, dtype, device and memory order (floating t only; a
+/// complex t draws as randn does: each part N(0, 1/2), on the host only).
 template <class T>
 Tensor<T> randn_like(const Tensor<T>& t, Generator& gen) {
-    if constexpr (!FloatingElement<T>) {
+    if constexpr (is_complex_v<T>) {
+        Tensor<T> r = empty_like(t);
+        detail::fill_complex_normal(r, gen, "randn_like");
+        return r;
+    } else if constexpr (!FloatingElement<T>) {
         detail::fail_not_floating<T>("randn_like");
     } else {
         return detail::random_fill_like(t, gen, detail::NormalElement<T>{});
