@@ -3,7 +3,8 @@
 // as c10::complex: two T's, the real part then the imaginary part, aligned to their pair, so a
 // buffer of them is an interleaved (re, im) array and layout-compatible with std::complex<T>.
 // Arithmetic with itself and with real numbers is written here (host and device); the
-// transcendental functions delegate to std::complex on the host.
+// transcendental functions delegate to std::complex on the host and, in nvcc's device pass, to
+// libcu++'s cuda::std::complex (the same algorithms, callable in kernels).
 
 #include "tenet/config.hpp"
 #include "tenet/core/host_device.hpp"
@@ -11,6 +12,9 @@
 #include <cmath>
 #include <complex>
 #include <type_traits>
+#if defined(__CUDACC__)
+#include <cuda/std/complex>
+#endif
 
 namespace tenet::inline TENET_ABI {
 
@@ -163,10 +167,24 @@ TENET_HD complex<T> polar(T r, T theta) {
     return {r * std::cos(theta), r * std::sin(theta)};
 }
 
-#define TENET_COMPLEX_STD_FUNCTION(NAME)                   \
-    template <class T>                                     \
-    complex<T> NAME(const complex<T>& z) {                 \
-        return complex<T>(std::NAME(std::complex<T>(z)));  \
+// The standard library whose complex functions compute: std::complex's on the host (the host
+// path is unchanged by device support), libcu++'s cuda::std::complex's in nvcc's device pass.
+#if defined(__CUDA_ARCH__)
+#define TENET_COMPLEX_STD_NS ::cuda::std
+#else
+#define TENET_COMPLEX_STD_NS std
+#endif
+namespace detail {
+/// A standard complex value (either library's) as tenet's.
+template <class T, class S>
+TENET_HD complex<T> from_std(const S& z) {
+    return complex<T>(z.real(), z.imag());
+}
+}  // namespace detail
+#define TENET_COMPLEX_STD_FUNCTION(NAME)                                                                   \
+    template <class T>                                                                                     \
+    TENET_HD complex<T> NAME(const complex<T>& z) {                                                        \
+        return detail::from_std<T>(TENET_COMPLEX_STD_NS::NAME(TENET_COMPLEX_STD_NS::complex<T>(z.real(), z.imag()))); \
     }
 TENET_COMPLEX_STD_FUNCTION(exp)
 TENET_COMPLEX_STD_FUNCTION(log)
@@ -187,12 +205,15 @@ TENET_COMPLEX_STD_FUNCTION(atanh)
 #undef TENET_COMPLEX_STD_FUNCTION
 
 template <class T>
-complex<T> pow(const complex<T>& a, const complex<T>& b) {
-    return complex<T>(std::pow(std::complex<T>(a), std::complex<T>(b)));
+TENET_HD complex<T> pow(const complex<T>& a, const complex<T>& b) {
+    using S = TENET_COMPLEX_STD_NS::complex<T>;
+    return detail::from_std<T>(TENET_COMPLEX_STD_NS::pow(S(a.real(), a.imag()), S(b.real(), b.imag())));
 }
 template <class T>
-complex<T> pow(const complex<T>& a, T b) {
-    return complex<T>(std::pow(std::complex<T>(a), b));
+TENET_HD complex<T> pow(const complex<T>& a, T b) {
+    using S = TENET_COMPLEX_STD_NS::complex<T>;
+    return detail::from_std<T>(TENET_COMPLEX_STD_NS::pow(S(a.real(), a.imag()), b));
 }
+#undef TENET_COMPLEX_STD_NS
 
 }  // namespace tenet

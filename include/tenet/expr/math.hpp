@@ -450,13 +450,14 @@ struct ComplexForward;
     };
 #include "tenet/expr/unary_ops.def"
 
-// ---- The table's floating functions on complex (std::complex's, as PyTorch's CPU kernels) ----
+// ---- The table's floating functions on complex (std::complex's, as PyTorch's CPU kernels;
+// cuda::std::complex's in device code) ----
 #define TENET_COMPLEX_FORWARD(Functor, EXPR)                   \
     template <>                                                \
     struct complex_support<Functor> : std::true_type {};       \
     template <class M>                                         \
     struct ComplexForward<Functor, M> {                        \
-        static M of(M x) { return EXPR; }                      \
+        TENET_HD static M of(M x) { return EXPR; }             \
     };
 TENET_COMPLEX_FORWARD(Sqrt, tenet::sqrt(x))
 TENET_COMPLEX_FORWARD(Rsqrt, M(1) / tenet::sqrt(x))

@@ -45,11 +45,11 @@ struct Layout {
     int64_t in_batch_stride = 0, out_batch_stride = 0;
 };
 
-/// Whether a backend is compiled in (KissFFT always; FFTW where TENET_HAVE_FFTW is defined).
+/// Whether a host backend is compiled in (KissFFT always; FFTW where TENET_HAVE_FFTW is defined;
+/// CuFFT is the device engine's, never the host's).
 constexpr bool backend_available(Backend backend) noexcept {
 #if defined(TENET_HAVE_FFTW) && TENET_HAVE_FFTW
-    (void)backend;
-    return true;
+    return backend != Backend::CuFFT;
 #else
     return backend == Backend::KissFFT;
 #endif
@@ -60,9 +60,9 @@ constexpr Backend default_backend() noexcept {
     return backend_available(Backend::FFTW) ? Backend::FFTW : Backend::KissFFT;
 }
 
-/// The backend's name: "kissfft" or "FFTW".
+/// The backend's name: "kissfft", "FFTW" or "cuFFT".
 constexpr const char* backend_name(Backend backend) noexcept {
-    return backend == Backend::FFTW ? "FFTW" : "kissfft";
+    return backend == Backend::FFTW ? "FFTW" : backend == Backend::CuFFT ? "cuFFT" : "kissfft";
 }
 
 namespace detail {
@@ -77,6 +77,8 @@ inline void check_layout(const Layout& l, Backend backend, const char* op) {
     if (l.n <= 0)
         tenet::detail::fail<value_error>(op, ": Invalid number of data points (", l.n, ") specified: the length must be positive");
     if (l.batch < 0) tenet::detail::fail<value_error>(op, ": the batch count must be non-negative, got ", l.batch);
+    if (backend == Backend::CuFFT)
+        tenet::detail::fail<error>(op, ": cuFFT transforms device buffers (kernels/tenet/cuda/fft.cuh), not host ones");
     if (!backend_available(backend))
         tenet::detail::fail<error>(op, ": the FFTW backend is not compiled in (define TENET_HAVE_FFTW=1 and link fftw3 and "
                         "fftw3f; CMake: -DTENET_USE_FFTW=ON)");

@@ -1,6 +1,7 @@
 #pragma once
-// The FFT plan cache: every plan the host engine makes (kissfft's and Bluestein's tables, FFTW's
-// plans) is kept here under its key (backend, precision, kind, length and, for FFTW, the layout)
+// The FFT plan cache: every plan the engines make (kissfft's and Bluestein's tables, FFTW's
+// plans, cuFFT's) is kept here under its key (backend, precision, kind, length and, for FFTW and
+// cuFFT, the layout)
 // and reused by later calls, as PyTorch keeps cuFFT's plans. Thread-safe: one mutex guards the
 // map; a plan is made outside the lock (a plan's making may ask the cache for the plans it is
 // built on), and if two threads make the same plan at once the first one stored is kept.
@@ -23,8 +24,9 @@
 
 namespace tenet::inline TENET_ABI::fft {
 
-/// The host FFT libraries the engine can use (engine.hpp).
-enum class Backend : int8_t { KissFFT, FFTW };
+/// The FFT libraries: the host engine's (engine.hpp: KissFFT, FFTW) and the device engine's
+/// (CuFFT: kernels/tenet/cuda/fft.cuh under nvcc; its plans share this cache).
+enum class Backend : int8_t { KissFFT, FFTW, CuFFT };
 
 namespace detail {
 
@@ -36,7 +38,7 @@ struct PlanKey {
     int8_t precision;  // sizeof the real type
     PlanKind kind;
     int64_t n;
-    std::array<int64_t, 7> layout{};  // FFTW only: the strides, batch and alignment it was planned for
+    std::array<int64_t, 7> layout{};  // FFTW and cuFFT: the strides, batch and alignment (cuFFT: device) it was planned for
     auto operator<=>(const PlanKey&) const = default;
 };
 

@@ -26,7 +26,10 @@
 // Complex inputs to rfft, ihfft, rfft2, rfftn, ihfft2 and ihfftn do not compile (PyTorch: "rfft expects a real
 // input tensor, but got ComplexFloat"). Inputs may have any strides (transposed, sliced,
 // expanded); every result is a new contiguous tensor. A tensor on a device is transformed on
-// the host (there is no cuFFT path yet) and the result copied back to its device.
+// that device through cuFFT where the translation unit is compiled by nvcc, and otherwise (the
+// Thrust OpenMP emulation, host compilers) on the host with the result copied back to its
+// device (fft/device_engine.hpp). Both take the same path through this file: only the 1-D
+// engine calls differ (c2c_dim, r2c_dim, c2r_dim).
 //
 // Errors (as PyTorch's words): n or s[i] below 1 ("Invalid number of data points (0)
 // specified"), a dim out of range (index_error), s and dim of different lengths, repeated
@@ -48,6 +51,8 @@
 #include "tenet/core/complex.hpp"
 #include "tenet/core/grad_mode.hpp"
 #include "tenet/core/tensor.hpp"
+#include "tenet/expr/complex.hpp"
+#include "tenet/fft/device_engine.hpp"
 #include "tenet/fft/engine.hpp"
 #include "tenet/fft/norm.hpp"
 #include "tenet/ops/creation.hpp"
@@ -138,9 +143,10 @@ inline FftDims canonical_dim(const char* op, const IntArray& sizes, std::optiona
     return canonical_dims(op, sizes, IntArray{n.value_or(-1)}, IntArray{dim});
 }
 
-/// x on the host as element type U, each dims[i] cut or zero-padded to lengths[i] (a new
-/// contiguous tensor: fresh), or x itself (any strides, not fresh) when nothing changes and
-/// `copy` is false.
+/// x on its engine's device (fft/device_engine.hpp: its own under cuFFT, else the host) as
+/// element type U, each dims[i] cut or zero-padded to lengths[i] (a new contiguous tensor:
+/// fresh), or x itself (any strides, not fresh) when nothing changes and `copy` is false (cuFFT
+/// takes no broadcast input: an expanded x is copied).
 template <class U>
 struct Prepared {
     Tensor<U> t;
@@ -148,14 +154,17 @@ struct Prepared {
 };
 template <class U, class T>
 Prepared<U> prepared(const Tensor<T>& x, const IntArray& dims, const IntArray& lengths, bool copy = false) {
-    const Tensor<T> h = x.is_cpu() ? x.detach() : x.detach().cpu();
+    const bool device = on_device_engine(x);
+    const Tensor<T> h = x.is_cpu() || device ? x.detach() : x.detach().cpu();
     IntArray sizes = h.sizes();
     bool same = true;
     for (size_t i = 0; i < dims.size(); ++i)
         if (sizes[dims[i]] != lengths[i]) sizes[dims[i]] = lengths[i], same = false;
+    if (device)
+        for (int64_t st : h.strides()) copy = copy || st == 0;
     if constexpr (std::is_same_v<T, U>)
         if (same && !copy) return {h, false};
-    Tensor<U> out = same ? empty<U>(sizes) : zeros<U>(sizes);
+    Tensor<U> out = same ? empty<U>(sizes, h.device()) : zeros<U>(sizes, h.device());
     Tensor<T> src = h;
     Tensor<U> dst = out;
     for (size_t i = 0; i < dims.size(); ++i) {
@@ -201,43 +210,74 @@ void for_each_row_batch(const IntArray& sizes, const IntArray& in_strides, const
     }
 }
 
+/// out *= the norm's factor for a transform of n points (cuFFT does not scale): on the device.
+template <class T>
+void scale_on_device(const Tensor<T>& out, Norm norm, int64_t n, bool forward) {
+    const double scale = norm_scale(norm, n, forward);
+    if (scale == 1.0) return;
+    Tensor<T> into = out;
+    into.mul_(static_cast<real_t<T>>(scale));
+}
+
 /// The engine's c2c along dim: in and out of the same sizes (out may be in itself).
 template <class R>
 void c2c_dim(const Tensor<complex<R>>& in, const Tensor<complex<R>>& out, int64_t dim, bool forward, Norm norm) {
     const int64_t n = out.size(dim);
     const R* ip = reinterpret_cast<const R*>(in.data_ptr());
     R* op = reinterpret_cast<R*>(out.data_ptr());
+    const Direction direction = forward ? Direction::Forward : Direction::Inverse;
+    const bool device = on_device_engine(out);
     for_each_row_batch(out.sizes(), in.strides(), out.strides(), dim,
                        [&](int64_t io, int64_t oo, int64_t batch, int64_t ibs, int64_t obs) {
                            const Layout l{n, in.stride(dim), out.stride(dim), batch, ibs, obs};
-                           c2c(ip + 2 * io, op + 2 * oo, l, forward ? Direction::Forward : Direction::Inverse, norm);
+#if TENET_CUFFT
+                           if (device) return kernels::cufft_c2c(ip + 2 * io, op + 2 * oo, l, direction, out.device());
+#endif
+                           c2c(ip + 2 * io, op + 2 * oo, l, direction, norm);
                        });
+    if (device) scale_on_device(out, norm, n, forward);
 }
 /// The engine's r2c along dim: n reals in, n / 2 + 1 complex values out.
 template <class R>
 void r2c_dim(const Tensor<R>& in, const Tensor<complex<R>>& out, int64_t dim, Norm norm) {
     const R* ip = in.data_ptr();
     R* op = reinterpret_cast<R*>(out.data_ptr());
+    const bool device = on_device_engine(out);
     for_each_row_batch(out.sizes(), in.strides(), out.strides(), dim,
                        [&](int64_t io, int64_t oo, int64_t batch, int64_t ibs, int64_t obs) {
-                           r2c(ip + io, op + 2 * oo, Layout{in.size(dim), in.stride(dim), out.stride(dim), batch, ibs, obs},
-                               norm);
+                           const Layout l{in.size(dim), in.stride(dim), out.stride(dim), batch, ibs, obs};
+#if TENET_CUFFT
+                           if (device) return kernels::cufft_r2c(ip + io, op + 2 * oo, l, out.device());
+#endif
+                           r2c(ip + io, op + 2 * oo, l, norm);
                        });
+    if (device) scale_on_device(out, norm, in.size(dim), true);
 }
-/// The engine's c2r along dim: n / 2 + 1 complex values in, n reals out.
+/// The engine's c2r along dim: n / 2 + 1 complex values in, n reals out (on a device, in is
+/// overwritten: it must be a scratch copy).
 template <class R>
 void c2r_dim(const Tensor<complex<R>>& in, const Tensor<R>& out, int64_t dim, Norm norm) {
-    const R* ip = reinterpret_cast<const R*>(in.data_ptr());
+    R* ip = reinterpret_cast<R*>(in.data_ptr());
     R* op = out.data_ptr();
+    const bool device = on_device_engine(out);
     for_each_row_batch(out.sizes(), in.strides(), out.strides(), dim,
                        [&](int64_t io, int64_t oo, int64_t batch, int64_t ibs, int64_t obs) {
-                           c2r(ip + 2 * io, op + oo, Layout{out.size(dim), in.stride(dim), out.stride(dim), batch, ibs, obs},
-                               norm);
+                           const Layout l{out.size(dim), in.stride(dim), out.stride(dim), batch, ibs, obs};
+#if TENET_CUFFT
+                           if (device) return kernels::cufft_c2r(ip + 2 * io, op + oo, l, out.device());
+#endif
+                           c2r(ip + 2 * io, op + oo, l, norm);
                        });
+    if (device) scale_on_device(out, norm, out.size(dim), false);
 }
 
 template <class C>
 void conj_in_place(const Tensor<C>& t) {  // t contiguous
+    if (on_device_engine(t)) {
+        Tensor<C> into = t;
+        std::move(into) = tenet::conj(t);  // written in place
+        return;
+    }
     C* p = t.data_ptr();
     for (int64_t i = 0, n = t.numel(); i < n; ++i) p[i] = C(p[i].real(), -p[i].imag());
 }
@@ -255,7 +295,7 @@ Tensor<fft_complex_t<T>> c2c_n(const char* op, const Tensor<T>& x, const FftDims
     check_fft_type<T>();
     check_no_grad(x, op);
     Prepared<C> in = prepared<C>(x, d.dims, d.s, d.dims.empty());
-    const Tensor<C> out = in.fresh ? in.t : empty<C>(in.t.sizes());
+    const Tensor<C> out = in.fresh ? in.t : empty<C>(in.t.sizes(), in.t.device());
     for (size_t i = 0; i < d.dims.size(); ++i) c2c_dim(i == 0 ? in.t : out, out, d.dims[i], forward, norm);
     return on_device_of(out, x);
 }
@@ -273,7 +313,7 @@ Tensor<fft_complex_t<T>> r2c_n(const char* op, const Tensor<T>& x, const FftDims
     const int64_t last = d.dims.back();
     IntArray sizes = in.t.sizes();
     sizes[last] = d.s.back() / 2 + 1;
-    const Tensor<C> out = empty<C>(sizes);
+    const Tensor<C> out = empty<C>(sizes, in.t.device());
     r2c_dim(in.t, out, last, norm);
     for (size_t i = 0; i + 1 < d.dims.size(); ++i) c2c_dim(out, out, d.dims[i], true, norm);
     if (conj_out) conj_in_place(out);
@@ -295,12 +335,13 @@ Tensor<fft_real_t<T>> c2r_n(const char* op, const Tensor<T>& x, const std::optio
     const int64_t last_n = s && s->back() != -1 ? d.s.back() : 2 * (x.size(last) - 1);
     check_points(op, last_n);
     d.s.back() = last_n / 2 + 1;
-    Prepared<C> in = prepared<C>(x, d.dims, d.s, conj_in || d.dims.size() > 1);
+    // cuFFT's c2r overwrites its input: on a device it transforms a copy.
+    Prepared<C> in = prepared<C>(x, d.dims, d.s, conj_in || d.dims.size() > 1 || on_device_engine(x));
     if (conj_in) conj_in_place(in.t);
     for (size_t i = 0; i + 1 < d.dims.size(); ++i) c2c_dim(in.t, in.t, d.dims[i], false, norm);
     IntArray sizes = in.t.sizes();
     sizes[last] = last_n;
-    const Tensor<R> out = empty<R>(sizes);
+    const Tensor<R> out = empty<R>(sizes, in.t.device());
     c2r_dim(in.t, out, last, norm);
     return on_device_of(out, x);
 }

@@ -60,7 +60,12 @@ struct Accumulate {
     }
 };
 
-/// Calls f with a value of the unsigned integer type of `itemsize` bytes.
+/// A 16-byte element (complex128) moved as one unit.
+struct alignas(16) Word16 {
+    uint64_t lo, hi;
+};
+
+/// Calls f with a value of the trivially copyable type of `itemsize` bytes.
 template <class F>
 void with_word(int64_t itemsize, F&& f) {
     switch (itemsize) {
@@ -68,6 +73,7 @@ void with_word(int64_t itemsize, F&& f) {
         case 2: return f(uint16_t{});
         case 4: return f(uint32_t{});
         case 8: return f(uint64_t{});
+        case 16: return f(Word16{});
         default: detail::fail<dtype_error>("device copy: unsupported element size ", itemsize);
     }
 }
