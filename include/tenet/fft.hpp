@@ -6,6 +6,9 @@
 // their 2-D and n-D forms (tenet/fft/transforms.hpp; no autograd yet) (namespace tenet::fft);
 // torch.stft and torch.istft (tenet/fft/stft.hpp, namespace tenet); the window functions hann_window, hamming_window, blackman_window, bartlett_window and
 // kaiser_window (namespace tenet).
+// A device tensor is transformed on its device through cuFFT where the translation unit is
+// compiled by nvcc (link CUDA::cufft; tenet/fft/device_engine.hpp), and on the host engine with
+// copies in and out elsewhere, the Thrust OpenMP emulation included.
 // Needs kissfft's header <kissfft/kissfft.hh> (Debian libkissfft-dev, BSD-3).
 
 #include "tenet/ops.hpp"

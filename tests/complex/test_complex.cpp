@@ -1,6 +1,9 @@
 // Complex tensors against PyTorch 1.13 (tests/golden/gen_complex.py writes the cases): pointwise
 // math, arithmetic and promotion, creation, reductions, views of the parts, printing, errors.
-// Data-driven: one instantiation per op and dtype, the cases read at run time.
+// Data-driven: one instantiation per op and dtype, the cases read at run time. A placed file
+// (tests/CMakeLists.txt): the pointwise, arithmetic, make_complex/polar and reduction cases put
+// their inputs where tests/placement.hpp says, so the emulated device runs them too.
+#include "../placement.hpp"
 #include "../require_throws.hpp"
 #include "complex_golden.hpp"
 
@@ -23,6 +26,12 @@ const GoldenFile& cases() {
 }
 
 const Golden& input_of(const Case& c, const std::string& key) { return cases().inputs.at(c.arg(key)); }
+
+/// A golden input on the test's device.
+template <class T>
+Tensor<T> placed(const Golden& g) {
+    return placement::place(golden::host_tensor<T>(g));
+}
 
 // One instantiation per op and element type: the op's name chooses the function.
 template <class T>
@@ -135,10 +144,10 @@ TEST_CASE("complex: pointwise math as PyTorch", "[complex]") {
         INFO(c.line.substr(0, 120));
         const Golden& x = input_of(c, "x");
         const Golden expected = golden::parse_part(c.parts.at(0));
-        if (x.dtype == "complex64") run_unary(c.arg("op"), golden::host_tensor<c64>(x), expected);
-        else if (x.dtype == "complex128") run_unary(c.arg("op"), golden::host_tensor<c128>(x), expected);
-        else if (c.arg("op") == "angle") check_close(expected, Tensor<float>(golden::host_tensor<float>(x).angle()));
-        else check_close(expected, Tensor<float>(golden::host_tensor<float>(x).sgn()));
+        if (x.dtype == "complex64") run_unary(c.arg("op"), placed<c64>(x), expected);
+        else if (x.dtype == "complex128") run_unary(c.arg("op"), placed<c128>(x), expected);
+        else if (c.arg("op") == "angle") check_close(expected, Tensor<float>(placed<float>(x).angle()));
+        else check_close(expected, Tensor<float>(placed<float>(x).sgn()));
         ++n;
     }
     CHECK(n >= 60);
@@ -154,20 +163,20 @@ TEST_CASE("complex: arithmetic, comparisons and promotion with real tensors and 
         if (c.op == "binary") {
             const Golden& b = input_of(c, "b");
             // The operand pairs of gen_complex.py: complex with complex, float32, float64, int64.
-            if (a.dtype == "complex64" && b.dtype == "complex64") run_binary(c.arg("op"), golden::host_tensor<c64>(a), golden::host_tensor<c64>(b), expected);
-            else if (a.dtype == "complex128") run_binary(c.arg("op"), golden::host_tensor<c128>(a), golden::host_tensor<c128>(b), expected);
-            else if (b.dtype == "float32") run_binary(c.arg("op"), golden::host_tensor<c64>(a), golden::host_tensor<float>(b), expected);
-            else if (a.dtype == "float64") run_binary(c.arg("op"), golden::host_tensor<double>(a), golden::host_tensor<c64>(b), expected);
-            else run_binary(c.arg("op"), golden::host_tensor<int64_t>(a), golden::host_tensor<c64>(b), expected);
+            if (a.dtype == "complex64" && b.dtype == "complex64") run_binary(c.arg("op"), placed<c64>(a), placed<c64>(b), expected);
+            else if (a.dtype == "complex128") run_binary(c.arg("op"), placed<c128>(a), placed<c128>(b), expected);
+            else if (b.dtype == "float32") run_binary(c.arg("op"), placed<c64>(a), placed<float>(b), expected);
+            else if (a.dtype == "float64") run_binary(c.arg("op"), placed<double>(a), placed<c64>(b), expected);
+            else run_binary(c.arg("op"), placed<int64_t>(a), placed<c64>(b), expected);
         } else {
             // Only the generated pairs are instantiated: a real number with complex64; a complex
             // number with complex64, float32, float64 and int64 (pow with complex64 only).
             with_python_number(c.arg("s"), [&](auto s) {
                 golden::with_dtype_or_complex(a.dtype, [&]<class A>() {
                     if constexpr (std::is_same_v<A, c64>)
-                        run_scalar<true>(c.arg("op"), golden::host_tensor<A>(a), s, expected);
+                        run_scalar<true>(c.arg("op"), placed<A>(a), s, expected);
                     else if constexpr (!std::is_same_v<decltype(s), double> && !std::is_same_v<A, c128>)
-                        run_scalar<false>(c.arg("op"), golden::host_tensor<A>(a), s, expected);
+                        run_scalar<false>(c.arg("op"), placed<A>(a), s, expected);
                 });
             });
         }
@@ -231,7 +240,7 @@ TEST_CASE("complex: make_complex and polar as torch.complex and torch.polar", "[
         const Golden expected = golden::parse_part(c.parts.at(0));
         golden::with_dtype_or_complex(input_of(c, "a").dtype, [&]<class T>() {
             if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-                const Tensor<T> a = golden::host_tensor<T>(input_of(c, "a")), b = golden::host_tensor<T>(input_of(c, "b"));
+                const Tensor<T> a = placed<T>(input_of(c, "a")), b = placed<T>(input_of(c, "b"));
                 if (c.arg("op") == "complex") check_close(expected, Tensor<complex<T>>(make_complex(a, b)));
                 else check_close(expected, Tensor<complex<T>>(polar(a, b)));
             }
@@ -249,7 +258,7 @@ TEST_CASE("complex: sum, mean and prod as PyTorch", "[complex]") {
         const Golden expected = golden::parse_part(c.parts.at(0));
         golden::with_dtype_or_complex(input_of(c, "x").dtype, [&]<class T>() {
             if constexpr (is_complex_v<T>) {
-                const Tensor<T> x = golden::host_tensor<T>(input_of(c, "x"));
+                const Tensor<T> x = placed<T>(input_of(c, "x"));
                 const std::string op = c.arg("op");
                 const bool all = c.arg("dim") == "none";
                 const int64_t d = all ? 0 : c.dim();
@@ -263,7 +272,7 @@ TEST_CASE("complex: sum, mean and prod as PyTorch", "[complex]") {
     }
     CHECK(n == 18);
     // Of an expression, fused, as of its value.
-    const Tensor<c64> a = golden::host_tensor<c64>(cases().inputs.at("a"));
+    const Tensor<c64> a = placed<c64>(cases().inputs.at("a"));
     CHECK(((a * c64(0, 1)).sum().item() - Tensor<c64>(a * c64(0, 1)).sum().item()) == c64(0, 0));
     TENET_REQUIRE_THROWS(a.amax(), dtype_error, Catch::Contains("amax") && Catch::Contains("complex64"));
 }

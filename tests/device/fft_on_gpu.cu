@@ -1,12 +1,14 @@
 // A check for a machine with a GPU (CI has none): complex tensors on the device and torch.fft
 // through cuFFT (fft/device_engine.hpp, kernels/tenet/cuda/fft.cuh), against the same calls on
-// the host (whose values the PyTorch-generated cases of tests/golden/fft_cases pin): fft, ifft,
-// rfft, irfft, hfft, ihfft, fft2, rfftn, irfftn with every norm, padding and cutting, a prime
-// length, transposed and sliced inputs, float and double; and complex pointwise expressions
-// (arithmetic, conj, abs, angle, exp, log, sqrt, the trigonometric functions, pow, real/imag
-// views, moves and conversions). A result matches when every element is within 1e-5 (float) or
-// 1e-12 (double) of the host's, relative to the host result's largest magnitude (an FFT's error
-// spreads over the whole output). Not part of a test binary. Build and run from the repository root:
+// the host (whose values the PyTorch-generated cases of tests/fft/fft_cases.txt and
+// tests/complex/complex_cases.txt pin): fft, ifft, rfft, irfft, hfft, ihfft, fft2, ifft2, fftn,
+// rfftn, irfftn, irfft2 with every norm, padding and cutting, a prime length, transposed, sliced
+// and expanded inputs, float and double; and complex pointwise expressions (arithmetic, conj,
+// abs, angle, exp, log, sqrt, the trigonometric functions, pow, real/imag views, moves and
+// conversions; sum, mean and prod). A result matches when every element is within 1e-5 (float)
+// or 1e-12 (double) of the host's, relative to the host result's largest magnitude (an FFT's
+// error spreads over the whole output). Not part of a test binary. Build and run from the
+// repository root:
 //   nvcc -std=c++20 -O1 -Xptxas=-O1 -arch=sm_90 --expt-relaxed-constexpr -Xcompiler=-fopenmp -Iinclude -Ikernels \
 //        -I/usr/include/eigen3 tests/device/fft_on_gpu.cu -o fft_on_gpu -lcublas -lcufft
 // Exit 0: every value within tolerance; 1: a mismatch; 77: no GPU.
@@ -145,6 +147,10 @@ void check_complex(const Device& cuda) {
                 Tensor<C>(make_complex(ar, br)));
     compare_max("a.t() * b.t() (strided)", Tensor<C>(ad.t() * bd.t()), Tensor<C>(a.t() * b.t()));
     compare_max("complex + real broadcast", Tensor<C>(ad + br.to(cuda)[0]), Tensor<C>(a + br[0]));
+    compare_max("sum(a * b)", Tensor<C>((ad * bd).sum()), Tensor<C>((a * b).sum()));
+    compare_max("mean(a, dim 1)", Tensor<C>(ad.mean(1)), Tensor<C>(a.mean(1)));
+    compare_max("prod(a[:, :4] / 2, dim 1)", Tensor<C>((ad.slice(1, 0, 4) / T(2)).prod(1)),
+                Tensor<C>((a.slice(1, 0, 4) / T(2)).prod(1)));
     const Tensor<complex<double>> widened = ad.template to<complex<double>>();
     compare_max("to(complex128) on the device", widened, a.template to<complex<double>>());
 }

@@ -2,9 +2,13 @@
 // writes the cases): each function and norm, n and s cutting and padding, odd, even and prime
 // lengths, negative and several dims, every input dtype, strided views, and PyTorch's refusals;
 // then round trips and tenet's own checks. Data-driven: one instantiation per input dtype.
+// A placed file (tests/CMakeLists.txt): the PyTorch cases' inputs go where tests/placement.hpp
+// puts them, so the emulated device runs them too (a device tensor's path through the
+// transforms; under the emulation its 1-D transforms run on the host engine).
 #include <tenet/fft.hpp>
 
 #include "../golden_data.hpp"
+#include "../placement.hpp"
 #include "../require_throws.hpp"
 #include "fft_golden.hpp"
 
@@ -41,7 +45,7 @@ std::optional<IntArray> list_arg(const Case& c, const std::string& key) {
 /// The case's input, viewed as it says (t: transposed, step: every other element of the last dim).
 template <class T>
 Tensor<T> input_of(const Case& c) {
-    const Tensor<T> x = golden::host_tensor<T>(cases().inputs.at(c.arg("x")));
+    const Tensor<T> x = placement::place(golden::host_tensor<T>(cases().inputs.at(c.arg("x"))));
     const std::string& view = c.arg("view");
     if (view == "t") return x.transpose(0, -1);
     if (view == "step") return x.slice(-1, std::nullopt, std::nullopt, 2);
@@ -101,7 +105,10 @@ TEST_CASE("torch.fft's transforms and shifts match PyTorch", "[fft]") {
         INFO(c.line.substr(0, 160));
         golden::with_dtype_or_complex(cases().inputs.at(c.arg("x")).dtype, [&]<class T>() {
             const Tensor<T> x = input_of<T>(c);
-            call_op(c, x, [&](const auto& result) { check_result(golden::parse_part(c.parts.at(0)), result); });
+            call_op(c, x, [&](const auto& result) {
+                placement::check_device(result);
+                check_result(golden::parse_part(c.parts.at(0)), result);
+            });
         });
         ++checked[c.op];
     }
@@ -172,7 +179,7 @@ TEST_CASE("torch.fft: strided inputs, inputs left alone, results new and contigu
     CHECK(!every_other.is_contiguous());
     CHECK(equal(fft::ifft(every_other, std::nullopt, 0), fft::ifft(every_other.contiguous(), std::nullopt, 0)));
     // irfft and hfft read their input without writing to it (FFTW's c2r may destroy its input).
-    const Tensor<c64> spectrum = fft::rfft(randn({3, 9}));
+    const Tensor<c64> spectrum = placement::place(fft::rfft(randn({3, 9})));  // cuFFT's c2r overwrites its input
     const Tensor<c64> before = spectrum.clone();
     const Tensor<float> signal = fft::irfft(spectrum, 16);
     CHECK(equal(spectrum, before));
