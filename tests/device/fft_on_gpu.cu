@@ -120,6 +120,15 @@ void check_fft(const Device& cuda) {
     // Round trips.
     compare_max("ifft(fft(x))", fft::ifft(fft::fft(xcd)), xc);
     compare_max("irfft(rfft(x), 64)", fft::irfft(fft::rfft(xrd), 64), xr);
+    // Every transform above left its inputs as they were.
+    compare_max("complex input unchanged", xcd, xc);
+    compare_max("real input unchanged", xrd, xr);
+    compare_max("cube unchanged", cubed, cube);
+    // cuFFT's plans are kept in the plan cache (with the host engine's).
+    if (fft::plan_cache::size() == 0) {
+        std::printf("the plan cache holds no plan\n");
+        ++failures;
+    }
 }
 
 template <class T>
