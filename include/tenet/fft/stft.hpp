@@ -22,8 +22,9 @@
 //
 // The frames are a strided view of the padded signal (frame f starts f * hop_length points
 // after frame f - 1) and all frames of all signals are one batched transform of tenet's FFT
-// engine (tenet/fft/engine.hpp); the transform runs on the host (a device input is copied there
-// and the result back).
+// engine (tenet/fft/engine.hpp); the framing, the overlap-add and stft's transform run on the
+// host (a device input is copied there and the result back; istft's irfft runs on the input's
+// device, through cuFFT under nvcc: fft/device_engine.hpp).
 //
 // tenet's typed tensors fix what PyTorch decides at run time:
 //  - the window's dtype is the transform's real type (float32 for float32 and complex64 input,
@@ -269,7 +270,8 @@ Tensor<R> istft(const Tensor<C>& X, int64_t n_fft, std::optional<int64_t> hop_le
 
     // Every frame's irfft of n_fft points, one batched transform: [B, n_frames, n_fft].
     const Tensor<C> spectra = nd == 2 ? X.unsqueeze(0) : X;
-    const Tensor<R> frames = fft::irfft(spectra.transpose(1, 2), n_fft, -1, normalized ? "ortho" : "backward");
+    // (On the host for the overlap-add below: under nvcc a device X's irfft stays on its device.)
+    const Tensor<R> frames = fft::irfft(spectra.transpose(1, 2), n_fft, -1, normalized ? "ortho" : "backward").cpu();
     const Tensor<R> w = detail::padded_window(window, win, n_fft);
 
     // Overlap-add of the windowed frames and of the squared window (the envelope).
