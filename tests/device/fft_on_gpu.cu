@@ -2,13 +2,13 @@
 // through cuFFT (fft/device_engine.hpp, kernels/tenet/cuda/fft.cuh), against the same calls on
 // the host (whose values the PyTorch-generated cases of tests/fft/fft_cases.txt and
 // tests/complex/complex_cases.txt pin): fft, ifft, rfft, irfft, hfft, ihfft, fft2, ifft2, fftn,
-// rfftn, irfftn, irfft2 with every norm, padding and cutting, a prime length, transposed, sliced
-// and expanded inputs, float and double; and complex pointwise expressions (arithmetic, conj,
-// abs, angle, exp, log, sqrt, the trigonometric functions, pow, real/imag views, moves and
-// conversions; sum, mean and prod). A result matches when every element is within 1e-5 (float)
-// or 1e-12 (double) of the host's, relative to the host result's largest magnitude (an FFT's
-// error spreads over the whole output). Not part of a test binary. Build and run from the
-// repository root:
+// rfftn, irfftn, irfft2 with every norm, padding and cutting, stft and istft, a prime length,
+// transposed, sliced and expanded inputs, float and double; and complex pointwise expressions
+// (arithmetic, conj, abs, angle, exp, log, sqrt, the trigonometric functions, pow, real/imag
+// views, moves and conversions; sum, mean and prod). A result matches when every element is
+// within 1e-5 (float) or 1e-12 (double) of the host's, relative to the host result's largest
+// magnitude (an FFT's error spreads over the whole output). Not part of a test binary. Build and
+// run from the repository root:
 //   nvcc -std=c++20 -O1 -Xptxas=-O1 -arch=sm_90 --expt-relaxed-constexpr -Xcompiler=-fopenmp -Iinclude -Ikernels \
 //        -I/usr/include/eigen3 tests/device/fft_on_gpu.cu -o fft_on_gpu -lcublas -lcufft
 // Exit 0: every value within tolerance; 1: a mismatch; 77: no GPU.
@@ -120,6 +120,13 @@ void check_fft(const Device& cuda) {
     // Round trips.
     compare_max("ifft(fft(x))", fft::ifft(fft::fft(xcd)), xc);
     compare_max("irfft(rfft(x), 64)", fft::irfft(fft::rfft(xrd), 64), xr);
+    // stft (on the host) and istft (its irfft on the device) of a device signal.
+    const Tensor<T> sig = signal<T>({2, 300}, 0.05), sigd = sig.to(cuda);
+    const auto spectra = [](const Tensor<T>& x) {
+        return stft(x, 64, std::nullopt, std::nullopt, std::nullopt, true, "reflect", false, std::nullopt, true);
+    };
+    compare_max("stft n_fft=64", spectra(sigd), spectra(sig));
+    compare_max("istft(stft(x)) n_fft=64", istft(spectra(sigd), 64), istft(spectra(sig), 64));
     // Every transform above left its inputs as they were.
     compare_max("complex input unchanged", xcd, xc);
     compare_max("real input unchanged", xrd, xr);
