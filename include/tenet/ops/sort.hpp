@@ -536,7 +536,7 @@ return_types::mode<T> mode(const Tensor<T>& x, int64_t dim = -1, bool keepdim = 
 /// torch.median(x): the lower median of all elements (0-d; NaN if any is NaN).
 template <class T>
 Tensor<T> median(const Tensor<T>& x) {
-    if (x.numel() == 0) return full<T>({}, std::numeric_limits<double>::quiet_NaN());
+    if (x.numel() == 0) return full<T>({}, std::numeric_limits<double>::quiet_NaN(), TensorOptions().device(x.device()));
     return detail::select_impl<return_types::median<T>>(x.reshape({-1}), 0, false, "median", "MedianBackward0",
                                                         detail::no_pick, detail::SelectRule{detail::SelectRule::Median})
         .values;
@@ -544,7 +544,7 @@ Tensor<T> median(const Tensor<T>& x) {
 /// torch.nanmedian(x): the lower median of the elements that are not NaN.
 template <class T>
 Tensor<T> nanmedian(const Tensor<T>& x) {
-    if (x.numel() == 0) return full<T>({}, std::numeric_limits<double>::quiet_NaN());
+    if (x.numel() == 0) return full<T>({}, std::numeric_limits<double>::quiet_NaN(), TensorOptions().device(x.device()));
     return detail::select_impl<return_types::nanmedian<T>>(x.reshape({-1}), 0, false, "nanmedian", "NanmedianBackward0",
                                                            detail::no_pick, detail::SelectRule{detail::SelectRule::NanMedian})
         .values;
