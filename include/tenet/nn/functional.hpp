@@ -33,7 +33,6 @@
 #include "tenet/ops/creation.hpp"
 #include "tenet/ops/random.hpp"
 #include "tenet/ops/reduce.hpp"
-#include "tenet/backend/device/device_dispatch.hpp"
 #include "tenet/backend/device/device_order.hpp"
 #include "tenet/backend/host/simd_dispatch.hpp"
 #include "tenet/backend/host/strided_loop.hpp"
@@ -133,20 +132,6 @@ struct NllLossBackwardAt {
     }
 };
 
-/// f(j) for the N * S target elements, on `device`.
-template <class F>
-void for_each_target(Device device, int64_t count, const F& f, const char* op) {
-    if (device.is_cpu()) {
-        for (int64_t j = 0; j < count; ++j) f(j);
-        return;
-    }
-#if TENET_DEVICE_EVALUATOR
-    device_for_each_index(count, f, op);
-#else
-    no_device_evaluator(op, device);
-#endif
-}
-
 /// nll_loss on input [N, C, S...] seen as [N, C, S] and target [N, S] (or input [C], target []),
 /// on the input's device (the target on the same one).
 template <class T>
@@ -176,7 +161,7 @@ Tensor<T> nll_loss_impl(const Tensor<T>& input, const Tensor<int64_t>& target, c
     const Tensor<double> weights = tensor(tw.of_target, {static_cast<int64_t>(tw.of_target.size())}).to(device);
     // Per target element its loss, -w[c] * x[n, c, s] (0 where ignored).
     Tensor<T> losses(make_contiguous_impl(target.sizes(), dtype_of<T>, device));
-    for_each_target(device, N * S,
+    for_each_index_on(device, N * S,
                     NllLossAt<T>{x.data_ptr(), t.data_ptr(), weights.data_ptr(), losses.data_ptr(), C, S, ignore_index},
                     op);
     Tensor<T> result;
@@ -194,7 +179,7 @@ Tensor<T> nll_loss_impl(const Tensor<T>& input, const Tensor<int64_t>& target, c
         [t, weights, sizes = input.sizes(), N, C, S, scale, reduction](const TensorBase& grad) {
             const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
             Tensor<T> dx = zeros<T>(sizes, TensorOptions().device(g.device()));
-            for_each_target(g.device(), N * S,
+            for_each_index_on(g.device(), N * S,
                             NllLossBackwardAt<T>{g.data_ptr(), t.data_ptr(), weights.data_ptr(), dx.data_ptr(), C, S,
                                                  scale, reduction == Reduction::None},
                             "NllLossBackward0");

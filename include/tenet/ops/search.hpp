@@ -16,7 +16,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "tenet/backend/device/device_dispatch.hpp"
 #include "tenet/backend/device/device_order.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/ops/creation.hpp"
@@ -114,15 +113,7 @@ Tensor<Index> searchsorted_impl(const Tensor<T>& sequence, const Tensor<T>& valu
     const int64_t per_row = seq.dim() == 1 ? val.numel() : (val.dim() == 0 ? 1 : val.size(-1));
     const SearchAt<Index, T> search{seq.data_ptr(), val.data_ptr(), order.defined() ? order.data_ptr() : nullptr,
                                     result.data_ptr(), n, per_row, seq.dim() == 1 || rows == 0, right};
-    if (device.is_cpu()) {
-        for (int64_t i = 0; i < val.numel(); ++i) search(i);
-    } else {
-#if TENET_DEVICE_EVALUATOR
-        device_for_each_index(val.numel(), search, op);
-#else
-        no_device_evaluator(op, device);
-#endif
-    }
+    for_each_index_on(device, val.numel(), search, op);
     return result;
 }
 

@@ -32,7 +32,6 @@
 #include <hwy/contrib/sort/vqsort.h>
 #endif
 
-#include "tenet/backend/device/device_dispatch.hpp"
 #include "tenet/backend/device/device_order.hpp"
 #include "tenet/backend/host/strided_loop.hpp"
 #include "tenet/core/hooks.hpp"
@@ -171,11 +170,7 @@ void for_each_row(const DimSplit& s, F&& f) {
 template <class F>
 void for_each_row_on(Device device, const DimSplit& s, const F& f, const char* what) {
     if (device.is_cpu()) return for_each_row(s, f);
-#if TENET_DEVICE_EVALUATOR
-    device_for_each_index(s.outer * s.inner, EachRow<F>{f, s.n, s.inner}, what);
-#else
-    no_device_evaluator(what, device);
-#endif
+    for_each_index_on(device, s.outer * s.inner, EachRow<F>{f, s.n, s.inner}, what);
 }
 
 /// Row r (of outer * inner) of the gradient through indices: dx[o, idx[o, k, i], i] += g[o, k, i]
@@ -217,15 +212,7 @@ void record_through_indices(const char* name, const Tensor<T>& input, const Tens
             const DimSplit xs = split_at_dim(sizes, sizes.empty() ? 0 : dim);
             const Tensor<int64_t> ic = idx.contiguous();
             const AddThroughIndices<T> add{g.data_ptr(), ic.data_ptr(), dx.data_ptr(), gs.n, xs.n, gs.inner};
-            if (g.device().is_cpu()) {
-                for (int64_t r = 0; r < gs.outer * gs.inner; ++r) add(r);
-            } else {
-#if TENET_DEVICE_EVALUATOR
-                device_for_each_index(gs.outer * gs.inner, add, name);
-#else
-                no_device_evaluator(name, g.device());
-#endif
-            }
+            for_each_index_on(g.device(), gs.outer * gs.inner, add, name);
             return std::array<TensorBase, 1>{dx};
         },
         input);
@@ -422,13 +409,10 @@ Result select_impl(const Tensor<T>& input, int64_t dim, bool keepdim, const char
     const DimSplit s = split_at_dim(x.sizes(), d);
     if (!device.is_cpu()) {
         const return_types::sort<T> sorted = sorted_rows(x, d, false, op);
-        const PickSorted<T> at{sorted.values.data_ptr(), sorted.indices.data_ptr(), r.values.data_ptr(),
-                               r.indices.data_ptr(), s.n, s.inner, *rule};
-#if TENET_DEVICE_EVALUATOR
-        device_for_each_index(s.outer * s.inner, at, op);
-#else
-        (void)at;
-#endif
+        for_each_index_on(device, s.outer * s.inner,
+                          PickSorted<T>{sorted.values.data_ptr(), sorted.indices.data_ptr(), r.values.data_ptr(),
+                                        r.indices.data_ptr(), s.n, s.inner, *rule},
+                          op);
     } else {
         std::vector<packed_t<T>> keys(static_cast<size_t>(s.n));
         const T* xp = x.data_ptr();

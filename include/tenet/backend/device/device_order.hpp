@@ -9,6 +9,8 @@
 #include "tenet/config.hpp"
 #include <cstdint>
 
+#include "tenet/backend/device/device_dispatch.hpp"
+#include "tenet/core/device.hpp"
 #include "tenet/core/host_device.hpp"
 
 namespace tenet::inline TENET_ABI {
@@ -44,6 +46,20 @@ void device_sort_rows(const Tensor<T>& x, const Tensor<T>& values, const Tensor<
 template <class R, class T>
 void device_scan_rows(const Tensor<T>& x, const Tensor<R>& y, const DimSplit& s, ScanKind kind, bool reverse);
 #endif
+
+/// f(i) for i in [0, n) on `device`: a host loop, or one device launch (`what` names the op).
+template <class F>
+void for_each_index_on(Device device, int64_t n, const F& f, const char* what) {
+    if (device.is_cpu()) {
+        for (int64_t i = 0; i < n; ++i) f(i);
+        return;
+    }
+#if TENET_DEVICE_EVALUATOR
+    device_for_each_index(n, f, what);
+#else
+    no_device_evaluator(what, device);
+#endif
+}
 
 }  // namespace detail
 }  // namespace tenet
