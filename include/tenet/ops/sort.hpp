@@ -1,6 +1,6 @@
 #pragma once
 // Sorting and order statistics along a dim, as PyTorch's: sort, argsort, msort, topk, kthvalue,
-// median, nanmedian and mode. Host tensors. (quantile: ops/quantile.hpp.)
+// median, nanmedian and mode. (quantile: ops/quantile.hpp.)
 //
 // Each row is sorted as packed keys: the element's order key (its bits mapped so that unsigned
 // order is PyTorch's order: NaN after +inf, -0 equal to +0; inverted for descending) in the high
