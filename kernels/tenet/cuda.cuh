@@ -12,3 +12,4 @@
 #include "tenet/cuda/reduce.cuh"
 #include "tenet/cuda/random.cuh"
 #include "tenet/cuda/blas.cuh"
+#include "tenet/cuda/order.cuh"

@@ -1,6 +1,9 @@
 // PyTorch's searchsorted, bucketize, unique, bincount, histc, histogram, quantile, mode and aminmax,
 // read as data at run time from stats_cases.txt (tests/golden/gen_stats.py writes it; the format is
-// described there), compared as tests/golden_data.hpp compares. Host tensors.
+// described there), compared as tests/golden_data.hpp compares. A placed file
+// (tests/CMakeLists.txt): searchsorted and bucketize run where tests/placement.hpp puts their
+// inputs, the other ops (host-only: unique, counting, quantile, mode) on the host
+// alone, and on a device they must refuse by name.
 #include <catch2/catch.hpp>
 #include <tenet/tenet.hpp>
 
@@ -114,8 +117,13 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
 
 const std::set<std::string> kNamedNodes = {"mode"};
 
+/// The ops that run on the host only (their kernels are host loops).
+const std::set<std::string> kHostOnly = {"unique", "unique_consecutive", "bincount", "histc", "histogram",
+                                         "quantile", "nanquantile", "mode"};
+
 void run_ops(const std::set<std::string>& ops) {
-    golden::run_ops(cases(), ops, kNamedNodes, {}, [](const Case& c, const auto& x, auto&& k) { call_op(c, x, k); });
+    golden::run_ops(cases(), ops, kNamedNodes, kHostOnly,
+                    [](const Case& c, const auto& x, auto&& k) { call_op(c, x, k); });
 }
 
 } // namespace
@@ -140,7 +148,19 @@ TEST_CASE("golden aminmax", "[stats][golden]") {
     run_ops({"aminmax"});
 }
 
+TEST_CASE("host-only order statistics and counting refuse device tensors by name", "[stats][errors]") {
+    if (placement::device().is_cpu()) return;
+    const Tensor<float> x = placement::place(tensor({3.0f, 1.0f, 2.0f, 1.0f}));
+    const Tensor<int64_t> i = placement::place(tensor({3L, 1L, 2L}));
+    CHECK_THROWS_WITH(mode(x), Catch::Contains("mode") && Catch::Contains("cuda"));
+    CHECK_THROWS_AS(quantile(x, 0.5), device_error);
+    CHECK_THROWS_AS(unique(x), device_error);
+    CHECK_THROWS_AS(bincount(i), device_error);
+    CHECK_THROWS_AS(x.histc(4, 0, 3), device_error);
+}
+
 TEST_CASE("search, unique and counting refuse bad arguments by name", "[stats][errors]") {
+    if (!placement::device().is_cpu()) return;  // host tensors below
     const auto seq = tensor({1.0, 2.0, 3.0});
     CHECK_THROWS_WITH(searchsorted(seq, tensor({2.0}), false, std::nullopt, tensor({0L, 1L, 3L})),
                       Catch::Contains("sorter index 3"));

@@ -8,8 +8,8 @@
 // float64. grad_fn names are compared for the ops whose node PyTorch names the same way (the
 // composed ones, such as mse_loss, end in the name of their last operation).
 // A placed file (tests/CMakeLists.txt): its inputs go where tests/placement.hpp puts them, the
-// host or a device, but for the host-only ops (the scans and the class-index losses), which run
-// on the host alone. The statistics' other checks are in test_stats.cpp.
+// host or a device; every op here runs on both (sorting, selection and the scans through
+// backend/device/device_order.hpp). The statistics' other checks are in test_stats.cpp.
 #include <catch2/catch.hpp>
 #include <tenet/tenet.hpp>
 
@@ -45,9 +45,6 @@ using golden::Golden;
 using golden::make;
 using golden::parse_tensor;
 
-/// The ops that run on the host only for now (their kernels are host loops).
-const std::set<std::string> kHostOnly = {"cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "nll_loss", "cross_entropy", "sort",  "argsort",
-                                         "msort",  "topk",    "kthvalue", "median",        "nanmedian"};
 
 /// Runs the case's op on x and hands its result(s) to k.
 template <class T, class K>
@@ -141,7 +138,7 @@ const std::set<std::string> kNamedNodes = {"nansum",   "logsumexp", "var",  "std
                                            "logcumsumexp", "clamp_t"};
 
 void run_ops(const std::set<std::string>& ops) {
-    golden::run_ops(cases(), ops, kNamedNodes, kHostOnly,
+    golden::run_ops(cases(), ops, kNamedNodes, {},
                     [](const Case& c, const auto& x, auto&& k) { call_op(c, x, k); });
 }
 

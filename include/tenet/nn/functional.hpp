@@ -5,9 +5,9 @@
 //
 // The pointwise losses are tenet expressions: with reduction "mean" or "sum" the loss and the
 // inputs' gradients come from ONE fused pass (sum and mean over an expression, autograd/record.hpp).
-// nll_loss is its own kernel with NllLossBackward0; cross_entropy of [N, C] logits and class
-// indices is one kernel forward and one backward (cross_entropy_rows); otherwise it is
-// log_softmax then nll_loss (and, with label smoothing, PyTorch's smoothing term), as PyTorch
+// nll_loss is its own kernel with NllLossBackward0, on the host or a device (the targets are
+// checked on the host first); cross_entropy of [N, C] host logits and class indices is one
+// kernel forward and one backward (cross_entropy_rows); otherwise it is log_softmax then nll_loss (and, with label smoothing, PyTorch's smoothing term), as PyTorch
 // composes it.
 //
 // smooth_l1_loss, huber_loss and kl_div are tenet expressions too (one fused pass for mean and
@@ -33,6 +33,7 @@
 #include "tenet/ops/creation.hpp"
 #include "tenet/ops/random.hpp"
 #include "tenet/ops/reduce.hpp"
+#include "tenet/backend/device/device_order.hpp"
 #include "tenet/backend/host/simd_dispatch.hpp"
 #include "tenet/backend/host/strided_loop.hpp"
 #include "tenet/ops/softmax.hpp"
@@ -83,8 +84,9 @@ TargetWeights target_weights(const Tensor<int64_t>& target, const Tensor<T>& wei
     if (weight.defined() && (weight.dim() != 1 || weight.size(0) != C))
         fail<value_error>(op, ": weight tensor should be defined either for all ", C,
                           " classes or no classes but got weight tensor of shape: ", weight.sizes());
-    const Tensor<int64_t> t = target.contiguous();
-    const Tensor<T> w = weight.defined() ? weight.contiguous() : Tensor<T>();
+    // Device targets are read here, on the host: their range is checked before any kernel runs.
+    const Tensor<int64_t> t = target.cpu().contiguous();
+    const Tensor<T> w = weight.defined() ? weight.cpu().contiguous() : Tensor<T>();
     TargetWeights r;
     r.of_target.resize(static_cast<size_t>(t.numel()));
     for (int64_t j = 0; j < t.numel(); ++j) {
@@ -98,13 +100,48 @@ TargetWeights target_weights(const Tensor<int64_t>& target, const Tensor<T>& wei
     return r;
 }
 
-/// nll_loss on input [N, C, S...] seen as [N, C, S] and target [N, S] (or input [C], target []).
+/// nll_loss's loss of target element j (input [N, C, S], targets [N, S], w: each target's
+/// weight, 0 where ignored): -w[j] * x[n, t[j], s].
+template <class T>
+struct NllLossAt {
+    const T* x;
+    const int64_t* t;
+    const double* w;
+    T* losses;
+    int64_t C, S, ignore_index;
+    TENET_HD void operator()(int64_t j) const {
+        const int64_t n = j / S, s = j % S;
+        losses[j] = t[j] == ignore_index ? T(0) : convert<T>(-w[j] * convert<double>(x[(n * C + t[j]) * S + s]));
+    }
+};
+/// nll_loss's input gradient at target element j (dx zero elsewhere): -w[j] * g * scale, g the
+/// gradient of element j (reduction none) or of the reduced loss.
+template <class T>
+struct NllLossBackwardAt {
+    const T* g;
+    const int64_t* t;
+    const double* w;
+    T* dx;
+    int64_t C, S;
+    double scale;
+    bool per_element;
+    TENET_HD void operator()(int64_t j) const {
+        if (w[j] == 0) return;
+        const int64_t n = j / S, s = j % S;
+        dx[(n * C + t[j]) * S + s] = convert<T>(-w[j] * convert<double>(g[per_element ? j : 0]) * scale);
+    }
+};
+
+/// nll_loss on input [N, C, S...] seen as [N, C, S] and target [N, S] (or input [C], target []),
+/// on the input's device (the target on the same one).
 template <class T>
 Tensor<T> nll_loss_impl(const Tensor<T>& input, const Tensor<int64_t>& target, const Tensor<T>& weight,
                         int64_t ignore_index, Reduction reduction) {
     const char* op = "nll_loss";
-    check_host_access(input, op);
-    check_host_access(target, op);
+    const Device device = input.device();
+    if (target.device() != device || (weight.defined() && weight.device() != device))
+        fail<device_error>(op, ": expected the input (on ", device, "), the target (on ", target.device(),
+                           ") and the weight on one device");
     const int64_t nd = input.dim();
     if (nd < 1) fail<value_error>(op, ": input must have at least 1 dim (got a 0-d tensor)");
     const bool batched = nd >= 2;
@@ -116,46 +153,36 @@ Tensor<T> nll_loss_impl(const Tensor<T>& input, const Tensor<int64_t>& target, c
         fail<value_error>(op, ": expected target of size ", want, " for input of size ", input.sizes(), ", got ",
                           target.sizes());
     TargetWeights tw = target_weights(target, weight, C, ignore_index, op);
-    std::vector<double> weights = std::move(tw.of_target);
     const double total_weight = tw.total;
     const int64_t S = N == 0 || C == 0 ? 0 : input.numel() / (N * C);
     const Tensor<T> x = input.contiguous();
     const Tensor<int64_t> t = target.contiguous();
-    const T* xp = x.data_ptr();
-    const int64_t* tp = t.data_ptr();
+    // Each target's weight where the kernels read it.
+    const Tensor<double> weights = tensor(tw.of_target, {static_cast<int64_t>(tw.of_target.size())}).to(device);
     // Per target element its loss, -w[c] * x[n, c, s] (0 where ignored).
-    Tensor<T> losses(make_contiguous_impl(target.sizes(), dtype_of<T>, input.device()));
-    for (int64_t n = 0; n < N; ++n)
-        for (int64_t s = 0; s < S; ++s) {
-            const int64_t j = n * S + s;
-            losses.data_ptr()[j] = tp[j] == ignore_index
-                                       ? T(0)
-                                       : convert<T>(-weights[static_cast<size_t>(j)] * convert<double>(xp[(n * C + tp[j]) * S + s]));
-        }
+    Tensor<T> losses(make_contiguous_impl(target.sizes(), dtype_of<T>, device));
+    for_each_index_on(device, N * S,
+                    NllLossAt<T>{x.data_ptr(), t.data_ptr(), weights.data_ptr(), losses.data_ptr(), C, S, ignore_index},
+                    op);
     Tensor<T> result;
     if (reduction == Reduction::None) {
         result = losses;
     } else {
-        double total = 0;
-        for (int64_t j = 0; j < N * S; ++j) total += convert<double>(losses.data_ptr()[j]);
+        double total = 0;  // in order, on the host (a device's losses copied back)
+        for (const T& v : losses.to_vector()) total += convert<double>(v);
         if (reduction == Reduction::Mean) total /= total_weight;  // 0 / 0: NaN, as PyTorch
-        result = full<T>({}, total, TensorOptions().device(input.device()));
+        result = full<T>({}, total, TensorOptions().device(device));
     }
     const double scale = reduction == Reduction::Mean ? 1.0 / total_weight : 1.0;
     record_function(
         nd >= 3 ? "NllLoss2DBackward0" : "NllLossBackward0", result, {},
-        [t, weights = std::move(weights), sizes = input.sizes(), N, C, S, scale, reduction](const TensorBase& grad) {
+        [t, weights, sizes = input.sizes(), N, C, S, scale, reduction](const TensorBase& grad) {
             const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
-            Tensor<T> dx = zeros<T>(sizes);
-            T* d = dx.data_ptr();
-            const int64_t* tp = t.data_ptr();
-            for (int64_t j = 0; j < N * S; ++j) {
-                const double wj = weights[static_cast<size_t>(j)];
-                if (wj == 0) continue;
-                const double gj = convert<double>(g.data_ptr()[reduction == Reduction::None ? j : 0]);
-                const int64_t n = j / S, s = j % S;
-                d[(n * C + tp[j]) * S + s] = convert<T>(-wj * gj * scale);
-            }
+            Tensor<T> dx = zeros<T>(sizes, TensorOptions().device(g.device()));
+            for_each_index_on(g.device(), N * S,
+                            NllLossBackwardAt<T>{g.data_ptr(), t.data_ptr(), weights.data_ptr(), dx.data_ptr(), C, S,
+                                                 scale, reduction == Reduction::None},
+                            "NllLossBackward0");
             return std::array<TensorBase, 1>{dx};
         },
         input);

@@ -6,6 +6,11 @@
 // argument: the input is converted to it first). The
 // backward: cumsum's is the reversed cumsum of the gradient; cumprod's is PyTorch's formula,
 // exact where the input has zeros (the first zero of a row gets the product of the others).
+//
+// Device tensors (where the device evaluator exists): cumsum and cumprod are one
+// inclusive_scan_by_key over the rows (backend/device/device_order.hpp), cummax, cummin and
+// logcumsumexp and the backward passes one device thread per row running the host's row
+// functor; every one with its gradient.
 
 #include "tenet/config.hpp"
 #include <cmath>
@@ -75,52 +80,65 @@ void scan_rows(const T* x, R* y, DimSplit s, ScanKind kind, bool reverse) {
     }
 }
 
-/// cumprod's input gradient along the middle dim of s, for input x, result y and gradient g.
+/// cumprod's input gradient along one row (first element at `row`, n elements `stride` apart),
+/// for input x, result y and gradient g.
 template <class T>
-void cumprod_backward_rows(const T* x, const T* y, const T* g, T* dx, DimSplit s) {
-    const int64_t inner = s.inner, n = s.n;
-    auto at = [&](int64_t o, int64_t k, int64_t i) { return (o * n + k) * inner + i; };
-    for (int64_t o = 0; o < s.outer; ++o)
-        for (int64_t i = 0; i < inner; ++i) {
-            int64_t zero = n;  // the first zero of the row
-            for (int64_t k = 0; k < n; ++k)
-                if (x[at(o, k, i)] == T(0)) {
-                    zero = k;
-                    break;
-                }
-            // Before it: sum_{j >= k} g_j y_j / x_k (the terms from the zero on are 0).
-            double tail = 0;
-            for (int64_t k = n; k-- > 0;) {
-                tail += convert<double>(g[at(o, k, i)]) * convert<double>(y[at(o, k, i)]);
-                if (k < zero) dx[at(o, k, i)] = convert<T>(tail / convert<double>(x[at(o, k, i)]));
+struct CumprodBackwardRow {
+    const T *x, *y, *g;
+    T* dx;
+    TENET_HD void operator()(int64_t row, int64_t n, int64_t stride) const {
+        auto at = [&](int64_t k) { return row + k * stride; };
+        int64_t zero = n;  // the first zero of the row
+        for (int64_t k = 0; k < n; ++k)
+            if (x[at(k)] == T(0)) {
+                zero = k;
+                break;
             }
-            if (zero == n) continue;
-            // The zero itself: sum_{j >= zero} g_j * prod_{m <= j, m != zero} x_m; after it: 0.
-            double prefix = zero == 0 ? 1.0 : convert<double>(y[at(o, zero - 1, i)]);
-            double total = 0;
-            for (int64_t j = zero; j < n; ++j) {
-                if (j > zero) prefix *= convert<double>(x[at(o, j, i)]);
-                total += convert<double>(g[at(o, j, i)]) * prefix;
-            }
-            dx[at(o, zero, i)] = convert<T>(total);
-            for (int64_t k = zero + 1; k < n; ++k) dx[at(o, k, i)] = T(0);
+        // Before it: sum_{j >= k} g_j y_j / x_k (the terms from the zero on are 0).
+        double tail = 0;
+        for (int64_t k = n; k-- > 0;) {
+            tail += convert<double>(g[at(k)]) * convert<double>(y[at(k)]);
+            if (k < zero) dx[at(k)] = convert<T>(tail / convert<double>(x[at(k)]));
         }
+        if (zero == n) return;
+        // The zero itself: sum_{j >= zero} g_j * prod_{m <= j, m != zero} x_m; after it: 0.
+        double prefix = zero == 0 ? 1.0 : convert<double>(y[at(zero - 1)]);
+        double total = 0;
+        for (int64_t j = zero; j < n; ++j) {
+            if (j > zero) prefix *= convert<double>(x[at(j)]);
+            total += convert<double>(g[at(j)]) * prefix;
+        }
+        dx[at(zero)] = convert<T>(total);
+        for (int64_t k = zero + 1; k < n; ++k) dx[at(k)] = T(0);
+    }
+};
+
+/// y = the scan of x along the middle dim of s, on x's device.
+template <class R, class T>
+void scan_rows_on(const Tensor<T>& x, const Tensor<R>& y, const DimSplit& s, ScanKind kind, bool reverse, const char* op) {
+    if (x.numel() == 0) return;
+    if (x.device().is_cpu()) return scan_rows(x.data_ptr(), y.data_ptr(), s, kind, reverse);
+#if TENET_DEVICE_EVALUATOR
+    (void)op;
+    device_scan_rows(x, y, s, kind, reverse);
+#else
+    no_device_evaluator(op, x.device());
+#endif
 }
 
 template <class R, class T>
 Tensor<R> scan_impl(const Tensor<T>& input, int64_t dim, ScanKind kind, const char* op) {
     const int64_t d = wrap_dim(dim, input.dim(), op);
-    check_host_access(input, op);
     const Tensor<T> x = input.contiguous();
     Tensor<R> y(make_contiguous_impl(x.sizes(), dtype_of<R>, x.device()));
     const DimSplit s = split_at_dim(x.sizes(), input.dim() == 0 ? 0 : d);
-    if (x.numel() > 0) scan_rows(x.data_ptr(), y.data_ptr(), s, kind, false);
+    scan_rows_on(x, y, s, kind, false, op);
     if constexpr (FloatingElement<R> && std::is_same_v<R, T>) {
         if (kind == ScanKind::Sum) {
             record_function("CumsumBackward0", y, {}, [s](const TensorBase& grad) {
                 const Tensor<R> g = Tensor<R>(grad.impl_ptr()).contiguous();
                 Tensor<R> dx(make_contiguous_impl(g.sizes(), dtype_of<R>, g.device()));
-                if (dx.numel() > 0) scan_rows(g.data_ptr(), dx.data_ptr(), s, ScanKind::Sum, true);
+                scan_rows_on(g, dx, s, ScanKind::Sum, true, "CumsumBackward0");
                 return std::array<TensorBase, 1>{dx};
             }, input);
         } else {
@@ -128,8 +146,9 @@ Tensor<R> scan_impl(const Tensor<T>& input, int64_t dim, ScanKind kind, const ch
             record_function("CumprodBackward0", y, {saved_x, saved_y}, [saved_x, saved_y, s](const TensorBase& grad) {
                 const Tensor<R> g = Tensor<R>(grad.impl_ptr()).contiguous();
                 Tensor<R> dx(make_contiguous_impl(g.sizes(), dtype_of<R>, g.device()));
-                if (dx.numel() > 0)
-                    cumprod_backward_rows(saved_x.data_ptr(), saved_y.data_ptr(), g.data_ptr(), dx.data_ptr(), s);
+                for_each_row_on(g.device(), s,
+                                 CumprodBackwardRow<R>{saved_x.data_ptr(), saved_y.data_ptr(), g.data_ptr(), dx.data_ptr()},
+                                 "CumprodBackward0");
                 return std::array<TensorBase, 1>{dx};
             }, input);
         }
@@ -137,12 +156,15 @@ Tensor<R> scan_impl(const Tensor<T>& input, int64_t dim, ScanKind kind, const ch
     return y;
 }
 
-/// cummax (IsMax) or cummin along the middle dim of s: the running extreme and the index where it
-/// was last reached (ties move the index forward, as PyTorch's >=); NaN, once seen, stays, at
-/// the index of the latest NaN.
+/// cummax (IsMax) or cummin along one row: the running extreme and the index where it was last
+/// reached (ties move the index forward, as PyTorch's >=); NaN, once seen, stays, at the index of
+/// the latest NaN.
 template <bool IsMax, class T>
-void cumulative_extreme_rows(const T* x, T* values, int64_t* indices, DimSplit s) {
-    for_each_row(s, [&](int64_t row, int64_t n, int64_t stride) {
+struct CumulativeExtremeRow {
+    const T* x;
+    T* values;
+    int64_t* indices;
+    TENET_HD void operator()(int64_t row, int64_t n, int64_t stride) const {
         T best{};
         int64_t at = 0;
         for (int64_t k = 0; k < n; ++k) {
@@ -154,37 +176,42 @@ void cumulative_extreme_rows(const T* x, T* values, int64_t* indices, DimSplit s
             values[row + k * stride] = best;
             indices[row + k * stride] = at;
         }
-    });
-}
+    }
+};
 
 /// log(exp(a) + exp(b)) without overflow (PyTorch's _log_add_exp_helper: equal infinities stay,
 /// NaN propagates).
 template <class A>
-A log_add_exp(A a, A b) {
+TENET_HD A log_add_exp(A a, A b) {
     if (a != a || b != b) return std::numeric_limits<A>::quiet_NaN();
     const A lo = std::min(a, b), hi = std::max(a, b);
     if (lo != hi || std::isfinite(lo)) return hi + std::log1p(std::exp(lo - hi));
     return a;
 }
 
-/// logcumsumexp along the middle dim of s, in double.
+/// logcumsumexp along one row, in double.
 template <class T>
-void logcumsumexp_rows(const T* x, T* y, DimSplit s) {
-    for_each_row(s, [&](int64_t row, int64_t n, int64_t stride) {
+struct LogcumsumexpRow {
+    const T* x;
+    T* y;
+    TENET_HD void operator()(int64_t row, int64_t n, int64_t stride) const {
         double acc = -std::numeric_limits<double>::infinity();
         for (int64_t k = 0; k < n; ++k) {
             acc = log_add_exp(acc, convert<double>(x[row + k * stride]));
             y[row + k * stride] = convert<T>(acc);
         }
-    });
-}
+    }
+};
 
-/// logcumsumexp's input gradient: dx_j = sum_{k >= j} g_k exp(x_j - y_k), summed in log space
-/// (positive and negative g apart, as PyTorch's logcumsumexp_backward) so nothing overflows.
+/// logcumsumexp's input gradient along one row: dx_j = sum_{k >= j} g_k exp(x_j - y_k), summed in
+/// log space (positive and negative g apart, as PyTorch's logcumsumexp_backward) so nothing
+/// overflows.
 template <class T>
-void logcumsumexp_backward_rows(const T* x, const T* y, const T* g, T* dx, DimSplit s) {
-    constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
-    for_each_row(s, [&](int64_t row, int64_t n, int64_t stride) {
+struct LogcumsumexpBackwardRow {
+    const T *x, *y, *g;
+    T* dx;
+    TENET_HD void operator()(int64_t row, int64_t n, int64_t stride) const {
+        constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
         double pos = kMinusInf, neg = kMinusInf;
         for (int64_t k = n; k-- > 0;) {
             const int64_t j = row + k * stride;
@@ -194,20 +221,21 @@ void logcumsumexp_backward_rows(const T* x, const T* y, const T* g, T* dx, DimSp
             const double xj = convert<double>(x[j]);
             dx[j] = convert<T>(std::exp(pos + xj) - std::exp(neg + xj));
         }
-    });
-}
+    }
+};
 
-/// cummax or cummin of a host tensor along dim, recorded as PyTorch records them.
+/// cummax or cummin of a tensor along dim, recorded as PyTorch records them.
 template <bool IsMax, class T>
 auto cumulative_extreme(const Tensor<T>& input, int64_t dim) {
     const char* op = IsMax ? "cummax" : "cummin";
-    check_host_access(input, op);
     const int64_t d = sort_dim(input, dim, op);
     const Tensor<T> x = input.contiguous();
-    std::conditional_t<IsMax, return_types::cummax<T>, return_types::cummin<T>> r{empty<T>(x.sizes()),
-                                                                                  empty<int64_t>(x.sizes())};
+    std::conditional_t<IsMax, return_types::cummax<T>, return_types::cummin<T>> r{
+        Tensor<T>(make_contiguous_impl(x.sizes(), dtype_of<T>, x.device())),
+        Tensor<int64_t>(make_contiguous_impl(x.sizes(), dtype_of<int64_t>, x.device()))};
     if (x.numel() > 0)
-        cumulative_extreme_rows<IsMax>(x.data_ptr(), r.values.data_ptr(), r.indices.data_ptr(), split_at_dim(x.sizes(), d));
+        for_each_row_on(x.device(), split_at_dim(x.sizes(), d),
+                        CumulativeExtremeRow<IsMax, T>{x.data_ptr(), r.values.data_ptr(), r.indices.data_ptr()}, op);
     record_through_indices(IsMax ? "CummaxBackward0" : "CumminBackward0", input, r.values, r.indices, d);
     return r;
 }
@@ -227,47 +255,49 @@ auto scan_of(const X& x, int64_t dim, ScanKind kind, const char* op) {
 
 }  // namespace detail
 
-/// torch.cumsum(x, dim): running sums along dim (host tensors). R: the result type.
+/// torch.cumsum(x, dim): running sums along dim (host or device tensors). R: the result type.
 template <class R = void, expr::TensorOperand X>
 auto cumsum(const X& x, int64_t dim) {
     return detail::scan_of<R>(x, dim, detail::ScanKind::Sum, "cumsum");
 }
-/// torch.cumprod(x, dim): running products along dim (host tensors). R: the result type.
+/// torch.cumprod(x, dim): running products along dim (host or device tensors). R: the result type.
 template <class R = void, expr::TensorOperand X>
 auto cumprod(const X& x, int64_t dim) {
     return detail::scan_of<R>(x, dim, detail::ScanKind::Prod, "cumprod");
 }
 
-/// torch.cummax(x, dim): {values, indices} of the running maximum (host tensors).
+/// torch.cummax(x, dim): {values, indices} of the running maximum.
 template <class T>
 return_types::cummax<T> cummax(const Tensor<T>& x, int64_t dim) {
     return detail::cumulative_extreme<true>(x, dim);
 }
-/// torch.cummin(x, dim): {values, indices} of the running minimum (host tensors).
+/// torch.cummin(x, dim): {values, indices} of the running minimum.
 template <class T>
 return_types::cummin<T> cummin(const Tensor<T>& x, int64_t dim) {
     return detail::cumulative_extreme<false>(x, dim);
 }
 
-/// torch.logcumsumexp(x, dim): log(cumsum(exp(x))) computed stably (floating host tensors).
+/// torch.logcumsumexp(x, dim): log(cumsum(exp(x))) computed stably (floating tensors).
 template <class T>
 Tensor<T> logcumsumexp(const Tensor<T>& input, int64_t dim) {
     static_assert(FloatingElement<T>, "tenet: logcumsumexp takes floating tensors (as PyTorch)");
     const char* op = "logcumsumexp";
-    detail::check_host_access(input, op);
     const int64_t d = detail::sort_dim(input, dim, op);
     const Tensor<T> x = input.contiguous();
-    Tensor<T> y = empty<T>(x.sizes());
+    Tensor<T> y(detail::make_contiguous_impl(x.sizes(), dtype_of<T>, x.device()));
     const detail::DimSplit s = detail::split_at_dim(x.sizes(), d);
-    if (x.numel() > 0) detail::logcumsumexp_rows(x.data_ptr(), y.data_ptr(), s);
+    if (x.numel() > 0) detail::for_each_row_on(x.device(), s, detail::LogcumsumexpRow<T>{x.data_ptr(), y.data_ptr()}, op);
     const Tensor<T> saved_x = x.detach(), saved_y = y.detach();
     detail::record_function(
         "LogcumsumexpBackward0", y, {saved_x, saved_y},
         [saved_x, saved_y, s](const TensorBase& grad) {
             const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
-            Tensor<T> dx = empty<T>(g.sizes());
+            Tensor<T> dx(detail::make_contiguous_impl(g.sizes(), dtype_of<T>, g.device()));
             if (dx.numel() > 0)
-                detail::logcumsumexp_backward_rows(saved_x.data_ptr(), saved_y.data_ptr(), g.data_ptr(), dx.data_ptr(), s);
+                detail::for_each_row_on(
+                    g.device(), s,
+                    detail::LogcumsumexpBackwardRow<T>{saved_x.data_ptr(), saved_y.data_ptr(), g.data_ptr(), dx.data_ptr()},
+                    "LogcumsumexpBackward0");
             return std::array<TensorBase, 1>{dx};
         },
         input);

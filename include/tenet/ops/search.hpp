@@ -1,5 +1,6 @@
 #pragma once
-// Binary search in sorted sequences, as PyTorch's: searchsorted and bucketize. Host tensors.
+// Binary search in sorted sequences, as PyTorch's: searchsorted and bucketize, on the host or a
+// device (one thread per value; a sorter is range-checked on the host first).
 //
 // The comparisons are PyTorch's (`!(m >= v)` for the left side, `!(m > v)` for the right), so a
 // NaN value lands after every number, and a sequence with NaNs at its end (where sort puts them)
@@ -7,12 +8,15 @@
 // (PyTorch's out_int32 = True, which changes the result's type: a template argument here).
 
 #include "tenet/config.hpp"
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
+#include "tenet/backend/device/device_order.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/ops/creation.hpp"
 #include "tenet/ops/softmax.hpp"
@@ -24,7 +28,7 @@ namespace detail {
 /// Where v goes in the sorted row whose k-th element is row[k] (row[order[k]]
 /// with a sorter): the first position whose element is >= v (left) or > v (right).
 template <class T>
-int64_t search_row(const T* row, int64_t n, const int64_t* order, T v, bool right) {
+TENET_HD int64_t search_row(const T* row, int64_t n, const int64_t* order, T v, bool right) {
     int64_t lo = 0, hi = n;
     while (lo < hi) {
         const int64_t mid = lo + (hi - lo) / 2;
@@ -36,6 +40,20 @@ int64_t search_row(const T* row, int64_t n, const int64_t* order, T v, bool righ
     }
     return lo;
 }
+
+/// Value i's insertion index: in the one row of a 1-D sequence, else in row i / per_row.
+template <class Index, class T>
+struct SearchAt {
+    const T *seq, *values;
+    const int64_t* order;
+    Index* result;
+    int64_t n, per_row;
+    bool one_row, right;
+    TENET_HD void operator()(int64_t i) const {
+        const int64_t row = one_row ? 0 : i / per_row;
+        result[i] = static_cast<Index>(search_row(seq + row * n, n, order ? order + row * n : nullptr, values[i], right));
+    }
+};
 
 /// Whether searchsorted searches right of equal elements: `right`, or side "right" (side and
 /// right must not contradict each other, as PyTorch checks).
@@ -54,8 +72,10 @@ template <class Index, class T>
 Tensor<Index> searchsorted_impl(const Tensor<T>& sequence, const Tensor<T>& values, bool right,
                                 const Tensor<int64_t>& sorter, bool scalar_value) {
     const char* op = "torch.searchsorted()";
-    check_host_access(sequence, op);
-    check_host_access(values, op);
+    const Device device = sequence.device();
+    if (values.device() != device || (sorter.defined() && sorter.device() != device))
+        fail<device_error>(op, ": expected the boundaries (on ", device, "), the values (on ", values.device(),
+                           ") and the sorter on one device");
     if (sequence.dim() == 0)
         fail<value_error>(op, ": boundaries tensor should have positive dimension, but got 0 dimension");
     if (scalar_value && sequence.dim() != 1)
@@ -74,7 +94,6 @@ Tensor<Index> searchsorted_impl(const Tensor<T>& sequence, const Tensor<T>& valu
                               s, " and input value tensor ", v);
     }
     if (sorter.defined()) {
-        check_host_access(sorter, op);
         if (sorter.sizes() != sequence.sizes())
             fail<value_error>(op, ": boundary and sorter must have the same size, but got boundary tensor ",
                               sequence.sizes(), " and got sorter tensor ", sorter.sizes());
@@ -83,20 +102,18 @@ Tensor<Index> searchsorted_impl(const Tensor<T>& sequence, const Tensor<T>& valu
     const Tensor<T> val = values.contiguous();
     const Tensor<int64_t> order = sorter.defined() ? sorter.contiguous() : Tensor<int64_t>();
     const int64_t n = seq.size(-1);
-    if (order.defined())
-        for (int64_t i = 0; i < order.numel(); ++i)
-            if (order.data_ptr()[i] < 0 || order.data_ptr()[i] >= n)
-                fail<index_error>(op, ": sorter index ", order.data_ptr()[i], " (at ", i,
-                                  ") is out of range for a boundary dim of size ", n);
-    Tensor<Index> result = empty<Index>(values.sizes());
+    if (order.defined()) {  // checked on the host (a device's sorter copied back)
+        const std::vector<int64_t> at = order.to_vector();
+        for (size_t i = 0; i < at.size(); ++i)
+            if (at[i] < 0 || at[i] >= n)
+                fail<index_error>(op, ": sorter index ", at[i], " (at ", i, ") is out of range for a boundary dim of size ", n);
+    }
+    Tensor<Index> result(make_contiguous_impl(values.sizes(), dtype_of<Index>, device));
     const int64_t rows = seq.numel() / std::max<int64_t>(n, 1);
     const int64_t per_row = seq.dim() == 1 ? val.numel() : (val.dim() == 0 ? 1 : val.size(-1));
-    for (int64_t i = 0; i < val.numel(); ++i) {
-        const int64_t row = seq.dim() == 1 || rows == 0 ? 0 : i / per_row;
-        const int64_t* row_order = order.defined() ? order.data_ptr() + row * n : nullptr;
-        result.data_ptr()[i] =
-            static_cast<Index>(search_row(seq.data_ptr() + row * n, n, row_order, val.data_ptr()[i], right));
-    }
+    const SearchAt<Index, T> search{seq.data_ptr(), val.data_ptr(), order.defined() ? order.data_ptr() : nullptr,
+                                    result.data_ptr(), n, per_row, seq.dim() == 1 || rows == 0, right};
+    for_each_index_on(device, val.numel(), search, op);
     return result;
 }
 
@@ -125,7 +142,9 @@ requires std::is_arithmetic_v<S> Tensor<Index> searchsorted(const Tensor<T>& sor
                                                             const Tensor<int64_t>& sorter = {}) {
     static_assert(std::is_same_v<Index, int64_t> || std::is_same_v<Index, int32_t>,
                   "tenet: searchsorted gives int64 or int32 indices");
-    return detail::searchsorted_impl<Index>(sorted_sequence, full<T>({}, static_cast<double>(value)),
+    return detail::searchsorted_impl<Index>(sorted_sequence,
+                                            full<T>({}, static_cast<double>(value),
+                                                    TensorOptions().device(sorted_sequence.device())),
                                             detail::search_side(right, side), sorter, true);
 }
 

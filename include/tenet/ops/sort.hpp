@@ -1,6 +1,6 @@
 #pragma once
 // Sorting and order statistics along a dim, as PyTorch's: sort, argsort, msort, topk, kthvalue,
-// median, nanmedian and mode. Host tensors. (quantile: ops/quantile.hpp.)
+// median, nanmedian and mode. (quantile: ops/quantile.hpp.)
 //
 // Each row is sorted as packed keys: the element's order key (its bits mapped so that unsigned
 // order is PyTorch's order: NaN after +inf, -0 equal to +0; inverted for descending) in the high
@@ -9,6 +9,10 @@
 // and indices. 32-bit keys pack into uint64, 64-bit ones into 128 bits. The integers are sorted
 // by Highway's vqsort when tenet is built with it (TENET_HAVE_VQSORT, CMake finds libhwy-dev),
 // else by std::sort. The value results send their gradient back through the returned indices.
+//
+// Device tensors (where the device evaluator exists): sort, argsort, msort, topk, kthvalue, median
+// and nanmedian run on the device (backend/device/device_order.hpp: a segmented stable sort of
+// the same order keys, so the same order, ties and NaNs), their backward too; mode is host-only.
 
 #include "tenet/config.hpp"
 #include <algorithm>
@@ -28,6 +32,7 @@
 #include <hwy/contrib/sort/vqsort.h>
 #endif
 
+#include "tenet/backend/device/device_order.hpp"
 #include "tenet/backend/host/strided_loop.hpp"
 #include "tenet/core/hooks.hpp"
 #include "tenet/core/tensor.hpp"
@@ -71,7 +76,7 @@ using order_key_t = std::conditional_t<sizeof(T) <= 4, uint32_t, uint64_t>;
 /// v's key: unsigned order of keys is PyTorch's order of values (NaN greatest, -0 == +0).
 /// Branch-free (integer selects), so that the loops that pack a row vectorise.
 template <class T>
-TENET_ALWAYS_INLINE inline order_key_t<T> order_key(T v) {
+TENET_ALWAYS_INLINE TENET_HD inline order_key_t<T> order_key(T v) {
     using K = order_key_t<T>;
     constexpr K sign = K(1) << (sizeof(K) * 8 - 1);
     if constexpr (FloatingElement<T>) {
@@ -161,6 +166,30 @@ void for_each_row(const DimSplit& s, F&& f) {
         for (int64_t i = 0; i < s.inner; ++i) f(o * s.n * s.inner + i, s.n, s.inner);
 }
 
+/// for_each_row on `device`: the host's loop, or one device thread per row.
+template <class F>
+void for_each_row_on(Device device, const DimSplit& s, const F& f, const char* what) {
+    if (device.is_cpu()) return for_each_row(s, f);
+    for_each_index_on(device, s.outer * s.inner, EachRow<F>{f, s.n, s.inner}, what);
+}
+
+/// Row r (of outer * inner) of the gradient through indices: dx[o, idx[o, k, i], i] += g[o, k, i]
+/// for k < gn (dx's dim has xn elements). One row per call: repeated indices (cummax) add up.
+template <class T>
+struct AddThroughIndices {
+    const T* g;
+    const int64_t* idx;
+    T* dx;
+    int64_t gn, xn, inner;
+    TENET_HD void operator()(int64_t r) const {
+        const int64_t o = r / inner, i = r % inner;
+        for (int64_t k = 0; k < gn; ++k) {
+            const int64_t j = (o * gn + k) * inner + i, at = (o * xn + idx[j]) * inner + i;
+            dx[at] = convert<T>(convert<double>(dx[at]) + convert<double>(g[j]));
+        }
+    }
+};
+
 /// The dim of an op on `input` (0 for a 0-d input, which takes dim 0 or -1 as PyTorch).
 inline int64_t sort_dim(const TensorBase& t, int64_t dim, const char* op) {
     if (t.dim() == 0) return wrap_dim(dim, 1, op), 0;
@@ -175,37 +204,37 @@ void record_through_indices(const char* name, const Tensor<T>& input, const Tens
     const Tensor<int64_t> idx = indices.detach();
     record_function(
         name, values, {idx},
-        [idx, dim, sizes = input.sizes()](const TensorBase& grad) {
+        [name, idx, dim, sizes = input.sizes()](const TensorBase& grad) {
             const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
-            Tensor<T> dx = zeros<T>(sizes);
+            Tensor<T> dx = zeros<T>(sizes, TensorOptions().device(g.device()));
             const IntArray& isz = idx.sizes();
             const DimSplit gs = split_at_dim(isz, isz.empty() ? 0 : dim);
             const DimSplit xs = split_at_dim(sizes, sizes.empty() ? 0 : dim);
             const Tensor<int64_t> ic = idx.contiguous();
-            for (int64_t o = 0; o < gs.outer; ++o)
-                for (int64_t k = 0; k < gs.n; ++k)
-                    for (int64_t i = 0; i < gs.inner; ++i) {
-                        const int64_t j = (o * gs.n + k) * gs.inner + i;
-                        const int64_t at = (o * xs.n + ic.data_ptr()[j]) * xs.inner + i;
-                        dx.data_ptr()[at] = convert<T>(convert<double>(dx.data_ptr()[at]) +
-                                                       convert<double>(g.data_ptr()[j]));
-                    }
+            const AddThroughIndices<T> add{g.data_ptr(), ic.data_ptr(), dx.data_ptr(), gs.n, xs.n, gs.inner};
+            for_each_index_on(g.device(), gs.outer * gs.inner, add, name);
             return std::array<TensorBase, 1>{dx};
         },
         input);
 }
 
+/// Every row of the contiguous tensor x along dim d sorted (values, indices), on x's device;
+/// not recorded.
 template <class T>
-return_types::sort<T> sort_impl(const Tensor<T>& input, int64_t dim, bool descending,
-                                const char* backward = "SortBackward0") {
-    const char* op = "sort";
-    check_host_access(input, op);
-    const int64_t d = sort_dim(input, dim, op);
-    const Tensor<T> x = input.contiguous();
-    return_types::sort<T> r{empty<T>(x.sizes()), empty<int64_t>(x.sizes())};
+return_types::sort<T> sorted_rows(const Tensor<T>& x, int64_t d, bool descending, const char* op) {
     const DimSplit s = split_at_dim(x.sizes(), d);
     if (s.n >= (int64_t{1} << 32) && sizeof(T) <= 4)
         fail<value_error>(op, ": a row of ", s.n, " elements is longer than tenet's sort handles (2^32)");
+    return_types::sort<T> r{Tensor<T>(make_contiguous_impl(x.sizes(), dtype_of<T>, x.device())),
+                            Tensor<int64_t>(make_contiguous_impl(x.sizes(), dtype_of<int64_t>, x.device()))};
+    if (!x.device().is_cpu()) {
+#if TENET_DEVICE_EVALUATOR
+        device_sort_rows(x, r.values, r.indices, s, descending);
+        return r;
+#else
+        no_device_evaluator(op, x.device());
+#endif
+    }
     std::vector<packed_t<T>> keys(static_cast<size_t>(s.n));
     const T* xp = x.data_ptr();
     T* vp = r.values.data_ptr();
@@ -228,6 +257,14 @@ return_types::sort<T> sort_impl(const Tensor<T>& input, int64_t dim, bool descen
             else vp[row + k * stride] = v;
         }
     });
+    return r;
+}
+
+template <class T>
+return_types::sort<T> sort_impl(const Tensor<T>& input, int64_t dim, bool descending,
+                                const char* backward = "SortBackward0") {
+    const int64_t d = sort_dim(input, dim, "sort");
+    return_types::sort<T> r = sorted_rows(input.contiguous(), d, descending, "sort");
     record_through_indices(backward, input, r.values, r.indices, d);
     return r;
 }
@@ -235,11 +272,17 @@ return_types::sort<T> sort_impl(const Tensor<T>& input, int64_t dim, bool descen
 template <class T>
 return_types::topk<T> topk_impl(const Tensor<T>& input, int64_t k, int64_t dim, bool largest) {
     const char* op = "topk";
-    check_host_access(input, op);
     const int64_t d = sort_dim(input, dim, op);
     const int64_t n = input.dim() == 0 ? 1 : input.size(d);
     if (k < 0 || k > n) fail<index_error>(op, ": k (", k, ") is out of range for a dim of size ", n);
     const Tensor<T> x = input.contiguous();
+    if (!x.device().is_cpu()) {  // the rows sorted (largest first for largest), their first k
+        return_types::sort<T> all = sorted_rows(x, d, largest, op);
+        return_types::topk<T> r{all.values, all.indices};
+        if (x.dim() > 0) r = {all.values.narrow(d, 0, k).contiguous(), all.indices.narrow(d, 0, k).contiguous()};
+        record_through_indices("TopkBackward0", input, r.values, r.indices, d);
+        return r;
+    }
     IntArray out_sizes = x.sizes();
     if (!out_sizes.empty()) out_sizes[static_cast<size_t>(d)] = k;
     return_types::topk<T> r{empty<T>(out_sizes), empty<int64_t>(out_sizes)};
@@ -291,35 +334,6 @@ return_types::topk<T> topk_impl(const Tensor<T>& input, int64_t k, int64_t dim, 
     return r;
 }
 
-/// The element of each row at sorted position pos(row's sorted keys, n) (kthvalue, median,
-/// nanmedian): values and indices with the dim removed (or kept as 1).
-template <class Result, class T, class Pick>
-Result select_impl(const Tensor<T>& input, int64_t dim, bool keepdim, const char* op, const char* backward,
-                   Pick&& pick) {
-    check_host_access(input, op);
-    const int64_t d = sort_dim(input, dim, op);
-    const Tensor<T> x = input.contiguous();
-    IntArray keep = x.sizes(), out = x.sizes();
-    if (!keep.empty()) {
-        keep[static_cast<size_t>(d)] = 1;
-        out.erase(static_cast<size_t>(d));
-    }
-    Result r{empty<T>(keepdim ? keep : out), empty<int64_t>(keepdim ? keep : out)};
-    const DimSplit s = split_at_dim(x.sizes(), d);
-    std::vector<packed_t<T>> keys(static_cast<size_t>(s.n));
-    const T* xp = x.data_ptr();
-    for_each_row(s, [&](int64_t row, int64_t n, int64_t stride) {
-        for (int64_t k = 0; k < n; ++k) keys[static_cast<size_t>(k)] = pack(xp[row + k * stride], k, false);
-        sort_packed(keys.data(), static_cast<size_t>(n));
-        const int64_t from = packed_index(keys[static_cast<size_t>(pick(keys, n))]);
-        const int64_t j = (row / (s.n * s.inner)) * s.inner + row % s.inner;
-        r.indices.data_ptr()[j] = from;
-        r.values.data_ptr()[j] = xp[row + from * stride];
-    });
-    record_through_indices(backward, input, r.values, r.indices.detach().view(keep), d);
-    return r;
-}
-
 /// The number of non-NaN keys at the front of a row's sorted ascending keys (NaN sorts last).
 template <class T, class P>
 int64_t count_numbers(const std::vector<P>& keys, int64_t n) {
@@ -331,6 +345,89 @@ int64_t count_numbers(const std::vector<P>& keys, int64_t n) {
         while (m > 0 && packed_key(keys[static_cast<size_t>(m - 1)]) == nan) --m;
         return m;
     }
+}
+
+/// The pick of the rules' selections (select_impl's pick is mode's).
+inline constexpr auto no_pick = [](const auto&, int64_t) -> int64_t { return 0; };
+
+/// Which element of a sorted row kthvalue, median and nanmedian take, from the row's length n
+/// and its number m of values that are not NaN (sorted before the NaNs).
+struct SelectRule {
+    enum Kind { Kth, Median, NanMedian } kind;
+    int64_t k = 0;  // Kth: the 0-based position
+    TENET_HD int64_t position(int64_t n, int64_t m) const {
+        if (kind == Kth) return k;
+        if (kind == Median) return m < n ? m : (n - 1) / 2;  // the first NaN, else the lower median
+        return m == 0 ? 0 : (m - 1) / 2;
+    }
+};
+
+/// Row r of the rows (outer * inner) sorted on a device: the element that rule picks.
+template <class T>
+struct PickSorted {
+    const T* values;
+    const int64_t* indices;
+    T* out_values;
+    int64_t* out_indices;
+    int64_t n, inner;
+    SelectRule rule;
+    TENET_HD void operator()(int64_t r) const {
+        const int64_t row = (r / inner) * n * inner + r % inner;
+        int64_t m = n;  // the NaNs sort last: the first of them by bisection
+        if constexpr (FloatingElement<T>) {
+            int64_t lo = 0;
+            while (lo < m) {
+                const int64_t mid = lo + (m - lo) / 2;
+                const T v = values[row + mid * inner];
+                if (v != v) m = mid;
+                else lo = mid + 1;
+            }
+        }
+        const int64_t at = row + rule.position(n, m) * inner;
+        out_values[r] = values[at];
+        out_indices[r] = indices[at];
+    }
+};
+
+/// The element of each row at sorted position pick(row's sorted keys, n) (kthvalue, median,
+/// nanmedian by their rule, mode by its own pick on the host): values and indices with the dim
+/// removed (or kept as 1).
+template <class Result, class T, class Pick>
+Result select_impl(const Tensor<T>& input, int64_t dim, bool keepdim, const char* op, const char* backward,
+                   Pick&& pick, std::optional<SelectRule> rule) {
+    if (!rule) check_host_access(input, op);
+    const int64_t d = sort_dim(input, dim, op);
+    const Tensor<T> x = input.contiguous();
+    IntArray keep = x.sizes(), out = x.sizes();
+    if (!keep.empty()) {
+        keep[static_cast<size_t>(d)] = 1;
+        out.erase(static_cast<size_t>(d));
+    }
+    const Device device = x.device();
+    Result r{Tensor<T>(make_contiguous_impl(keepdim ? keep : out, dtype_of<T>, device)),
+             Tensor<int64_t>(make_contiguous_impl(keepdim ? keep : out, dtype_of<int64_t>, device))};
+    const DimSplit s = split_at_dim(x.sizes(), d);
+    if (!device.is_cpu()) {
+        const return_types::sort<T> sorted = sorted_rows(x, d, false, op);
+        for_each_index_on(device, s.outer * s.inner,
+                          PickSorted<T>{sorted.values.data_ptr(), sorted.indices.data_ptr(), r.values.data_ptr(),
+                                        r.indices.data_ptr(), s.n, s.inner, *rule},
+                          op);
+    } else {
+        std::vector<packed_t<T>> keys(static_cast<size_t>(s.n));
+        const T* xp = x.data_ptr();
+        for_each_row(s, [&](int64_t row, int64_t n, int64_t stride) {
+            for (int64_t k = 0; k < n; ++k) keys[static_cast<size_t>(k)] = pack(xp[row + k * stride], k, false);
+            sort_packed(keys.data(), static_cast<size_t>(n));
+            const int64_t position = rule ? rule->position(n, count_numbers<T>(keys, n)) : pick(keys, n);
+            const int64_t from = packed_index(keys[static_cast<size_t>(position)]);
+            const int64_t j = (row / (s.n * s.inner)) * s.inner + row % s.inner;
+            r.indices.data_ptr()[j] = from;
+            r.values.data_ptr()[j] = xp[row + from * stride];
+        });
+    }
+    record_through_indices(backward, input, r.values, r.indices.detach().view(keep), d);
+    return r;
 }
 
 }  // namespace detail
@@ -373,7 +470,7 @@ return_types::kthvalue<T> kthvalue(const Tensor<T>& x, int64_t k, int64_t dim = 
     const int64_t n = x.dim() == 0 ? 1 : x.size(detail::sort_dim(x, dim, "kthvalue"));
     if (k < 1 || k > n) detail::fail<index_error>("kthvalue(): selected number k (", k, ") out of range for a dim of size ", n);
     return detail::select_impl<return_types::kthvalue<T>>(x, dim, keepdim, "kthvalue", "KthvalueBackward0",
-                                                          [k](const auto&, int64_t) { return k - 1; });
+                                                          detail::no_pick, detail::SelectRule{detail::SelectRule::Kth, k - 1});
 }
 /// torch.median(x, dim, keepdim): the lower median along dim and its index; NaN when the row
 /// has a NaN (the first NaN's index).
@@ -381,11 +478,8 @@ template <class T>
 return_types::median<T> median(const Tensor<T>& x, int64_t dim, bool keepdim = false) {
     if (x.dim() > 0 && x.size(detail::sort_dim(x, dim, "median")) == 0)
         detail::fail<index_error>("median(): Expected reduction dim ", dim, " to have non-zero size.");
-    return detail::select_impl<return_types::median<T>>(x, dim, keepdim, "median", "MedianBackward1",
-        [](const auto& keys, int64_t n) {
-            const int64_t m = detail::count_numbers<T>(keys, n);
-            return m < n ? m : (n - 1) / 2;
-        });
+    return detail::select_impl<return_types::median<T>>(x, dim, keepdim, "median", "MedianBackward1", detail::no_pick,
+                                                        detail::SelectRule{detail::SelectRule::Median});
 }
 /// torch.nanmedian(x, dim, keepdim): median of the values that are not NaN (NaN if none are).
 template <class T>
@@ -393,10 +487,7 @@ return_types::nanmedian<T> nanmedian(const Tensor<T>& x, int64_t dim, bool keepd
     if (x.dim() > 0 && x.size(detail::sort_dim(x, dim, "nanmedian")) == 0)
         detail::fail<index_error>("nanmedian(): Expected reduction dim ", dim, " to have non-zero size.");
     return detail::select_impl<return_types::nanmedian<T>>(x, dim, keepdim, "nanmedian", "NanmedianBackward1",
-        [](const auto& keys, int64_t n) {
-            const int64_t m = detail::count_numbers<T>(keys, n);
-            return m == 0 ? 0 : (m - 1) / 2;
-        });
+                                                           detail::no_pick, detail::SelectRule{detail::SelectRule::NanMedian});
 }
 /// torch.mode(x, dim = -1, keepdim = false): the most frequent value along dim (the smallest of
 /// the most frequent ones) and the index of its last occurrence. Each NaN counts as a value of its own.
@@ -423,28 +514,24 @@ return_types::mode<T> mode(const Tensor<T>& x, int64_t dim = -1, bool keepdim = 
                 start = end;
             }
             return best;
-        });
+        }, std::nullopt);
 }
 
 /// torch.median(x): the lower median of all elements (0-d; NaN if any is NaN).
 template <class T>
 Tensor<T> median(const Tensor<T>& x) {
-    if (x.numel() == 0) return full<T>({}, std::numeric_limits<double>::quiet_NaN());
+    if (x.numel() == 0) return full<T>({}, std::numeric_limits<double>::quiet_NaN(), TensorOptions().device(x.device()));
     return detail::select_impl<return_types::median<T>>(x.reshape({-1}), 0, false, "median", "MedianBackward0",
-        [](const auto& keys, int64_t n) {
-            const int64_t m = detail::count_numbers<T>(keys, n);
-            return m < n ? m : (n - 1) / 2;
-        }).values;
+                                                        detail::no_pick, detail::SelectRule{detail::SelectRule::Median})
+        .values;
 }
 /// torch.nanmedian(x): the lower median of the elements that are not NaN.
 template <class T>
 Tensor<T> nanmedian(const Tensor<T>& x) {
-    if (x.numel() == 0) return full<T>({}, std::numeric_limits<double>::quiet_NaN());
+    if (x.numel() == 0) return full<T>({}, std::numeric_limits<double>::quiet_NaN(), TensorOptions().device(x.device()));
     return detail::select_impl<return_types::nanmedian<T>>(x.reshape({-1}), 0, false, "nanmedian", "NanmedianBackward0",
-        [](const auto& keys, int64_t n) {
-            const int64_t m = detail::count_numbers<T>(keys, n);
-            return m == 0 ? 0 : (m - 1) / 2;
-        }).values;
+                                                           detail::no_pick, detail::SelectRule{detail::SelectRule::NanMedian})
+        .values;
 }
 
 }  // namespace tenet
