@@ -13,3 +13,4 @@
 #include "tenet/cuda/random.cuh"
 #include "tenet/cuda/blas.cuh"
 #include "tenet/cuda/order.cuh"
+#include "tenet/cuda/index.cuh"

@@ -8,6 +8,11 @@
 // those dims are adjacent, else B first and the other dims after. It is a copy; its gradient is
 // a scatter-add (IndexBackward0), so duplicate positions accumulate. A value assigned to the
 // copy itself (`x.index({mask}) = v`) is written into x, as index_put_ (storage.hpp's WriteBack).
+//
+// On a device the positions stay there (a mask's come from a stream compaction), are checked
+// with one reduction, and the copy, the write and the gradient go through the result's source
+// offsets (backend/device/device_index.hpp). Index tensors on the host index a device tensor too
+// (moved to it, as PyTorch does); device index tensors cannot index a host tensor.
 
 #include "tenet/config.hpp"
 #include <algorithm>
@@ -19,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "tenet/backend/device/device_index.hpp"
 #include "tenet/core/grad_mode.hpp"
 #include "tenet/core/hooks.hpp"
 #include "tenet/core/tensor.hpp"
@@ -34,6 +40,9 @@ struct ResolvedIndex {
     IntArray broadcast;     // B
     IntArray before, after; // the view's dims before and after B in the result
     IntArray result_sizes;
+    /// On a device, instead of `positions`: B-shaped contiguous int64 device tensors, checked
+    /// but not wrapped (the kernel wraps them).
+    std::vector<Tensor<int64_t>> device_positions;
 };
 
 /// The offsets (row-major over `dims` of a tensor with `sizes` and `strides`) of the elements
@@ -71,13 +80,13 @@ void for_each_indexed(const ResolvedIndex& a, const IntArray& view_sizes, const 
 }
 
 /// The int64 positions an index tensor holds (int64 or int32), row-major.
+/// (A device tensor's are copied: how a 0-d index tensor's one value is read.)
 inline std::vector<int64_t> index_positions(const TensorBase& t) {
-    check_host_access(t, "index");
     if (t.dtype() == dtype_of<int64_t>) {
-        const Tensor<int64_t> c = Tensor<int64_t>(t.impl_ptr()).contiguous();
+        const Tensor<int64_t> c = Tensor<int64_t>(t.impl_ptr()).cpu().contiguous();
         return std::vector<int64_t>(c.data_ptr(), c.data_ptr() + c.numel());
     }
-    const Tensor<int32_t> c = Tensor<int32_t>(t.impl_ptr()).contiguous();
+    const Tensor<int32_t> c = Tensor<int32_t>(t.impl_ptr()).cpu().contiguous();
     return std::vector<int64_t>(c.data_ptr(), c.data_ptr() + c.numel());
 }
 
@@ -136,8 +145,7 @@ std::pair<Tensor<T>, ResolvedIndex> resolve_index(const Tensor<T>& x, std::span<
             const TensorBase& t = ix.tensor();
             const bool mask = t.dtype() == dtype_of<bool>;
             if (mask && t.dim() == 0) { // a 0-d mask: a new dim of size 1 or 0, as the bool `true`/`false`
-                check_host_access(t, "index");
-                basic.emplace_back(Tensor<bool>(t.impl_ptr()).item());
+                basic.emplace_back(Tensor<bool>(t.impl_ptr()).cpu().item());
                 ++view_dim;
                 break;
             }
@@ -155,15 +163,36 @@ std::pair<Tensor<T>, ResolvedIndex> resolve_index(const Tensor<T>& x, std::span<
 
     ResolvedIndex a;
     std::vector<IntArray> shapes;
+    const bool on_device = !x.is_cpu();
+    std::vector<Tensor<int64_t>> device_lists; // on a device: the position lists, as `positions`
     for (const Pending& p : pending) {
         const TensorBase& t = *p.tensor;
+        if (t.is_cpu() == x.is_cpu())
+            check_same_device("index", x.device(), {&t});
+        else if (!t.is_cpu())
+            fail<device_error>("index: indices should be either on cpu or on the same device as the indexed tensor (",
+                               x.device(), "), got ", t.device());
         if (t.dtype() == dtype_of<bool>) {
-            check_host_access(t, "index");
             const IntArray& vs = view.sizes();
             for (int64_t i = 0; i < t.dim(); ++i)
                 if (t.size(i) != vs[p.dim + i])
                     fail<index_error>("index: the shape of the mask ", t.sizes(), " at index ", i,
                                       " does not match the shape of the indexed tensor ", vs, " at index ", p.dim + i);
+            if (on_device) {
+#if TENET_DEVICE_EVALUATOR
+                // The mask's nonzero(): a compaction, then one column per dim it covers.
+                const Tensor<bool> m = Tensor<bool>(t.impl_ptr()).to(x.device());
+                const Tensor<int64_t> nz = device_unravel(
+                    device_nonzero_positions(m.data_ptr(), m.sizes(), m.strides(), m.device()),
+                    m.sizes());
+                for (int64_t i = 0; i < t.dim(); ++i) {
+                    a.dims.push_back(p.dim + i);
+                    shapes.push_back({nz.size(0)});
+                    device_lists.push_back(nz.select(1, i));
+                }
+#endif
+                continue;
+            }
             // The mask's nonzero(): one position list per dim it covers.
             const Tensor<bool> m = Tensor<bool>(t.impl_ptr()).contiguous();
             const bool* mp = m.data_ptr();
@@ -194,6 +223,12 @@ std::pair<Tensor<T>, ResolvedIndex> resolve_index(const Tensor<T>& x, std::span<
         } else {
             a.dims.push_back(p.dim);
             shapes.push_back(t.sizes());
+            if (on_device) {
+                device_lists.push_back(t.dtype() == dtype_of<int64_t>
+                                           ? Tensor<int64_t>(t.impl_ptr()).to(x.device())
+                                           : Tensor<int32_t>(t.impl_ptr()).to(x.device()).template to<int64_t>());
+                continue;
+            }
             a.positions.push_back(index_positions(t));
         }
     }
@@ -214,7 +249,15 @@ std::pair<Tensor<T>, ResolvedIndex> resolve_index(const Tensor<T>& x, std::span<
     IntArray all_dims;
     for (int64_t d = 0; d < static_cast<int64_t>(a.broadcast.size()); ++d)
         all_dims.push_back(d);
-    for (size_t k = 0; k < a.dims.size(); ++k) {
+    for (size_t k = 0; k < a.dims.size() && on_device; ++k) {
+#if TENET_DEVICE_EVALUATOR
+        const int64_t size = view.size(a.dims[k]);
+        if (const auto i = device_first_outside(device_lists[k], -size, size))
+            fail<index_error>("index ", *i, " is out of bounds for dimension ", a.dims[k], " with size ", size);
+        a.device_positions.push_back(device_lists[k].expand(a.broadcast).contiguous());
+#endif
+    }
+    for (size_t k = 0; k < a.dims.size() && !on_device; ++k) {
         std::vector<int64_t> full;
         if (shapes[k] == a.broadcast) { // already B's shape: no broadcast copy
             full = std::move(a.positions[k]);
@@ -261,9 +304,39 @@ struct WriteBackTo final : WriteBack {
     }
 };
 
+#if TENET_DEVICE_EVALUATOR
+/// On a device: the pairs (source offset, result element) of an advanced index over a tensor of
+/// the view's sizes laid out with `strides` from `base`.
+inline DevicePairs device_index_pairs(const ResolvedIndex& a, const IntArray& view_sizes, const IntArray& strides,
+                                      int64_t base) {
+    IntArray dim_sizes, dim_strides, bs, bst, as, ast;
+    for (int64_t d : a.dims) {
+        dim_sizes.push_back(view_sizes[d]);
+        dim_strides.push_back(strides[d]);
+    }
+    for (int64_t d : a.before) {
+        bs.push_back(view_sizes[d]);
+        bst.push_back(strides[d]);
+    }
+    for (int64_t d : a.after) {
+        as.push_back(view_sizes[d]);
+        ast.push_back(strides[d]);
+    }
+    return {device_advanced_offsets(a.device_positions, dim_sizes, dim_strides, product(a.broadcast), bs, bst, as,
+                                    ast, base),
+            Tensor<int64_t>()};
+}
+#endif
+
+/// Refuses a device tensor where this translation unit cannot compute on it.
+inline void check_index_device(const TensorBase& x, const char* op) {
+    if (!x.is_cpu() && !TENET_DEVICE_EVALUATOR)
+        no_device_evaluator(op, x.device());
+}
+
 template <class T>
 Tensor<T> advanced_index(const Tensor<T>& x, std::span<const TensorIndex> list) {
-    check_host_access(x, "index");
+    check_index_device(x, "index");
     const std::vector<TensorIndex> indices = integers_for_scalar_indices(list);
     if (!has_index_tensors(indices)) { // only 0-d integer tensors: basic indexing, a view
         Tensor<T> view(index(x.impl(), indices));
@@ -274,8 +347,14 @@ Tensor<T> advanced_index(const Tensor<T>& x, std::span<const TensorIndex> list) 
     Tensor<T> result(make_contiguous_impl(a.result_sizes, dtype_of<T>, x.device()));
     const T* from = static_cast<const T*>(view.impl().storage->data());
     T* to = result.data_ptr();
-    for_each_indexed(a, view.sizes(), view.strides(), view.storage_offset(),
-                     [&](int64_t r, int64_t src) { to[r] = from[src]; });
+    if (x.is_cpu())
+        for_each_indexed(a, view.sizes(), view.strides(), view.storage_offset(),
+                         [&](int64_t r, int64_t src) { to[r] = from[src]; });
+#if TENET_DEVICE_EVALUATOR
+    else
+        device_gather_pairs(to, from, device_index_pairs(a, view.sizes(), view.strides(), view.storage_offset()),
+                            x.device());
+#endif
     auto plan = std::make_shared<const ResolvedIndex>(std::move(a));
     record_function(
         "IndexBackward0", result, {},
@@ -283,6 +362,13 @@ Tensor<T> advanced_index(const Tensor<T>& x, std::span<const TensorIndex> list) 
             const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
             Tensor<T> dx(make_contiguous_impl(sizes, dtype_of<T>, g.device()));
             dx.fill_(0);
+#if TENET_DEVICE_EVALUATOR
+            if (!g.is_cpu()) {
+                device_reduce_pairs(dx.data_ptr(), device_index_pairs(*plan, sizes, contiguous_strides(sizes), 0),
+                                    g.data_ptr(), T{}, IndexReduce::Sum, true, 1, g.device());
+                return std::array<TensorBase, 1>{dx};
+            }
+#endif
             T* d = dx.data_ptr();
             const T* gp = g.data_ptr();
             for_each_indexed(*plan, sizes, contiguous_strides(sizes), 0, [&](int64_t r, int64_t pos) {
@@ -302,8 +388,8 @@ Tensor<T> advanced_index(const Tensor<T>& x, std::span<const TensorIndex> list) 
 template <class T>
 void advanced_index_put(const Tensor<T>& x, std::span<const TensorIndex> indices, const Tensor<T>& values,
                         bool accumulate) {
-    check_host_access(x, "index_put_");
-    check_host_access(values, "index_put_");
+    check_index_device(x, "index_put_");
+    check_same_device("index_put_", x.device(), {&values});
     if (autograd::GradMode::is_enabled() && (x.requires_grad() || values.requires_grad()))
         fail<value_error>("index_put_ with index tensors: gradients through it are not supported yet; write under "
                           "NoGradGuard, or build the result out of place (where, index_add, scatter)");
@@ -318,6 +404,14 @@ void advanced_index_put(const Tensor<T>& x, std::span<const TensorIndex> indices
     const Tensor<T> v = values.expand(a.result_sizes).contiguous();
     T* data = static_cast<T*>(view.impl().storage->data());
     const T* vp = v.data_ptr();
+#if TENET_DEVICE_EVALUATOR
+    if (!x.is_cpu()) {
+        device_reduce_pairs(data, device_index_pairs(a, view.sizes(), view.strides(), view.storage_offset()), vp, T{},
+                            accumulate ? IndexReduce::Sum : IndexReduce::Copy, true, 1, x.device());
+        x.impl().storage->bump_version();
+        return;
+    }
+#endif
     for_each_indexed(a, view.sizes(), view.strides(), view.storage_offset(), [&](int64_t r, int64_t dst) {
         data[dst] = accumulate ? convert<T>(convert<double>(data[dst]) + convert<double>(vp[r])) : vp[r];
     });

@@ -6,7 +6,9 @@
 // Each op first turns its index into a map of element pairs (contiguous offsets): `at`, the element
 // of the indexed tensor (x of gather, self of scatter), and `other`, the element of the other
 // tensor (gather's result, scatter's src). The forward pass and every gradient are then loops over
-// the pairs, in index order (PyTorch's order on the CPU, so sums round as its do).
+// the pairs, in index order (PyTorch's order on the CPU, so sums round as its do). On a device
+// the pairs are device tensors and the loops are kernels (backend/device/device_index.hpp): the
+// same results, sums within rounding (a target's values are folded before its old value).
 
 #include "tenet/config.hpp"
 #include <algorithm>
@@ -21,6 +23,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tenet/backend/device/device_index.hpp"
 #include "tenet/core/hooks.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/ops/creation.hpp"
@@ -30,10 +33,21 @@ namespace tenet::inline TENET_ABI {
 
 namespace detail {
 
-/// Element pairs of an index op: at[k] in the indexed tensor, other[k] in the other one.
+/// Element pairs of an index op: at[k] in the indexed tensor, other[k] in the other one; on a
+/// device, in `device` instead.
 struct IndexMap {
     std::vector<int64_t> at, other;
+    DevicePairs device;
+    bool on_device() const { return device.at.defined(); }
 };
+
+[[noreturn]] inline void fail_out_of_bounds(const char* op, int64_t v, int64_t dim, int64_t size,
+                                            const char* bounds = "out of bounds") {
+    fail<index_error>(op, ": index ", v, " is ", bounds, " for dimension ", dim, " with size ", size);
+}
+[[noreturn]] inline void fail_flat_out_of_range(const char* op, int64_t v, int64_t numel) {
+    fail<index_error>(op, ": out of range: tried to access index ", v, " on a tensor of ", numel, " elements");
+}
 
 /// Sizes with a 0-d tensor seen as [1] (PyTorch's ensure_nonempty_size).
 inline IntArray nonempty_sizes(const IntArray& s) {
@@ -78,6 +92,13 @@ inline IndexMap along_map(const char* op, const IntArray& self_sizes, int64_t di
                           const IntArray& other_sizes) {
     const IntArray s = nonempty_sizes(self_sizes), i = nonempty_sizes(index.sizes()), o = nonempty_sizes(other_sizes);
     const IntArray ss = contiguous_strides(s), os = contiguous_strides(o);
+#if TENET_DEVICE_EVALUATOR
+    if (!index.is_cpu()) {
+        if (const auto v = device_first_outside(index, 0, s[dim]))
+            fail_out_of_bounds(op, *v, dim, s[dim]);
+        return IndexMap{{}, {}, device_along_pairs(self_sizes, dim, index, other_sizes)};
+    }
+#endif
     const Tensor<int64_t> ic = index.contiguous();
     const int64_t n = ic.numel(), nd = static_cast<int64_t>(i.size());
     IndexMap m;
@@ -88,7 +109,7 @@ inline IndexMap along_map(const char* op, const IntArray& self_sizes, int64_t di
     for (int64_t k = 0; k < n; ++k) {
         const int64_t v = ip[k];
         if (v < 0 || v >= s[dim])
-            fail<index_error>(op, ": index ", v, " is out of bounds for dimension ", dim, " with size ", s[dim]);
+            fail_out_of_bounds(op, v, dim, s[dim]);
         int64_t a = 0, b = 0;
         for (int64_t d = 0; d < nd; ++d) {
             a += (d == dim ? v : c[d]) * ss[d];
@@ -107,6 +128,13 @@ inline IndexMap along_map(const char* op, const IntArray& self_sizes, int64_t di
 inline IndexMap slice_map(const char* op, const IntArray& self_sizes, int64_t dim, const Tensor<int64_t>& index,
                           int64_t other_n, bool negatives = false) {
     const DimSplit s = split_at_dim(nonempty_sizes(self_sizes), dim);
+#if TENET_DEVICE_EVALUATOR
+    if (!index.is_cpu()) {
+        if (const auto v = device_first_outside(index, negatives ? -s.n : 0, s.n))
+            fail_out_of_bounds(op, *v, dim, s.n, "out of range");
+        return IndexMap{{}, {}, device_slice_pairs(self_sizes, dim, index, other_n)};
+    }
+#endif
     const Tensor<int64_t> ic = index.contiguous();
     const int64_t n = ic.numel();
     IndexMap m;
@@ -115,7 +143,7 @@ inline IndexMap slice_map(const char* op, const IntArray& self_sizes, int64_t di
     for (int64_t k = 0; k < n; ++k) {
         int64_t v = ic.data_ptr()[k];
         if (v < (negatives ? -s.n : 0) || v >= s.n)
-            fail<index_error>(op, ": index ", v, " is out of range for dimension ", dim, " with size ", s.n);
+            fail_out_of_bounds(op, v, dim, s.n, "out of range");
         if (v < 0)
             v += s.n;
         for (int64_t o = 0; o < s.outer; ++o)
@@ -129,12 +157,19 @@ inline IndexMap slice_map(const char* op, const IntArray& self_sizes, int64_t di
 
 /// The pairs of take and put: the flat element index[k] (negatives from the end) and k.
 inline IndexMap flat_map(const char* op, int64_t numel, const Tensor<int64_t>& index) {
+#if TENET_DEVICE_EVALUATOR
+    if (!index.is_cpu()) {
+        if (const auto v = device_first_outside(index, -numel, numel))
+            fail_flat_out_of_range(op, *v, numel);
+        return IndexMap{{}, {}, device_flat_pairs(numel, index)};
+    }
+#endif
     const Tensor<int64_t> ic = index.contiguous();
     IndexMap m;
     for (int64_t k = 0; k < ic.numel(); ++k) {
         const int64_t v = ic.data_ptr()[k];
         if (v < -numel || v >= numel)
-            fail<index_error>(op, ": out of range: tried to access index ", v, " on a tensor of ", numel, " elements");
+            fail_flat_out_of_range(op, v, numel);
         m.at.push_back(v < 0 ? v + numel : v);
         m.other.push_back(k);
     }
@@ -157,7 +192,14 @@ void record_gather_like(const char* name, const Tensor<T>& input, const Tensor<T
             name, result, {},
             [m = std::move(m), sizes = input.sizes()](const TensorBase& grad) {
                 const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
-                Tensor<T> dx = zeros<T>(sizes);
+                Tensor<T> dx = zeros<T>(sizes, TensorOptions().device(g.device()));
+#if TENET_DEVICE_EVALUATOR
+                if (m.on_device()) {
+                    device_reduce_pairs(dx.data_ptr(), m.device, g.data_ptr(), T{}, IndexReduce::Sum, true, 1,
+                                        g.device());
+                    return std::array<TensorBase, 1>{dx};
+                }
+#endif
                 T* d = dx.data_ptr();
                 const T* gp = g.data_ptr();
                 for (size_t k = 0; k < m.at.size(); ++k)
@@ -172,7 +214,13 @@ void record_gather_like(const char* name, const Tensor<T>& input, const Tensor<T
 template <class T>
 Tensor<T> gather_by_map(const Tensor<T>& x, const IndexMap& m, const IntArray& sizes) {
     const Tensor<T> xc = x.detach().contiguous();
-    Tensor<T> r = empty<T>(sizes);
+    Tensor<T> r = empty<T>(sizes, TensorOptions().device(x.device()));
+#if TENET_DEVICE_EVALUATOR
+    if (m.on_device()) {
+        device_gather_pairs(r.data_ptr(), xc.data_ptr(), m.device, x.device());
+        return r;
+    }
+#endif
     const T* xp = xc.data_ptr();
     T* rp = r.data_ptr();
     for (size_t k = 0; k < m.at.size(); ++k)
@@ -181,8 +229,6 @@ Tensor<T> gather_by_map(const Tensor<T>& x, const IndexMap& m, const IntArray& s
 }
 
 // ---- Scatter's reductions ---------------------------------------------------------------------
-
-enum class IndexReduce { Copy, Sum, Prod, Mean, Amax, Amin };
 
 /// The reduction a `reduce` argument names, among `names` (value_error naming the op, the choices
 /// and the argument otherwise).
@@ -255,6 +301,10 @@ bool index_is_nan(T v) {
 template <class T>
 void scatter_into(Tensor<T>& out, const IndexMap& m, const T* src, T value, IndexReduce kind, bool include_self,
                   double alpha = 1) {
+#if TENET_DEVICE_EVALUATOR
+    if (m.on_device())
+        return device_reduce_pairs(out.data_ptr(), m.device, src, value, kind, include_self, alpha, out.device());
+#endif
     T* p = out.data_ptr();
     const size_t n = m.at.size();
     if (!include_self)
@@ -308,6 +358,92 @@ void scatter_into(Tensor<T>& out, const IndexMap& m, const T* src, T value, Inde
     }
 }
 
+#if TENET_DEVICE_EVALUATOR
+/// scatter_gradients on a device: the same formulas, with the pair loops as gathers through the
+/// pairs and reductions into their targets (backend/device/device_index.hpp), the rest elementwise.
+template <class T>
+std::array<TensorBase, 2> device_scatter_gradients(const Tensor<T>& g_in, const IndexMap& m, IndexReduce kind,
+                                                   bool include_self, double alpha, const Tensor<T>& self,
+                                                   const Tensor<T>& src, const Tensor<T>& result,
+                                                   const IntArray& src_sizes, bool want_src) {
+    NoGradGuard no_grad;
+    const Device device = g_in.device();
+    const TensorOptions on = TensorOptions().device(device);
+    const Tensor<T> g = g_in.contiguous();
+    const int64_t n = m.device.size();
+    Tensor<T> dself = g.clone();
+    Tensor<T> dsrc = want_src ? zeros<T>(src_sizes, on) : Tensor<T>();
+    const DevicePairs by_src{m.device.other, m.device.at}; // src's element other[k] meets self's at[k]
+    // Values per pair k: src's (sk) and the result's at the target (rk).
+    auto per_pair = [&](const Tensor<T>& from, const DevicePairs& pairs) {
+        Tensor<T> out = empty<T>({n}, on);
+        device_gather_pairs(out.data_ptr(), from.data_ptr(), DevicePairs{pairs.at, Tensor<int64_t>()}, device);
+        return out;
+    };
+    if (kind == IndexReduce::Copy || kind == IndexReduce::Sum) {
+        if (want_src)
+            device_reduce_pairs(dsrc.data_ptr(), by_src, g.data_ptr(), T{}, IndexReduce::Sum, true, alpha, device);
+        if (kind == IndexReduce::Copy)
+            device_reduce_pairs(dself.data_ptr(), m.device, static_cast<const T*>(nullptr), T(0), IndexReduce::Copy,
+                                true, 1, device);
+    } else if (kind == IndexReduce::Mean) {
+        Tensor<T> count = full<T>(g.sizes(), include_self ? T(1) : T(0), on);
+        device_reduce_pairs(count.data_ptr(), m.device, static_cast<const T*>(nullptr), T(1), IndexReduce::Sum, true,
+                            1, device);
+        dself = Tensor<T>(g / count.clamp_min(T(1)));
+        if (want_src)
+            device_gather_pairs(dsrc.data_ptr(), dself.data_ptr(), m.device, device);
+    } else {
+        const Tensor<T> sk = per_pair(src, by_src);
+        const Tensor<int64_t> ks = arange<int64_t>(n, TensorOptions().device(device));
+        const DevicePairs to_target{m.device.at, ks};
+        if (kind == IndexReduce::Amax || kind == IndexReduce::Amin) {
+            // Shared among the elements equal to the result (self counts when equal).
+            const Tensor<T> rk = per_pair(result, m.device);
+            const Tensor<bool> hit = Tensor<bool>(sk == rk);
+            const Tensor<T> hits = hit.template to<T>();
+            Tensor<T> ties = (self == result).template to<T>();
+            device_reduce_pairs(ties.data_ptr(), to_target, hits.data_ptr(), T{}, IndexReduce::Sum, true, 1, device);
+            const Tensor<T> share = Tensor<T>(g / ties.clamp_min(T(1)));
+            dself = Tensor<T>(where(self == result, share, T(0)));
+            if (want_src) {
+                const Tensor<T> dk = Tensor<T>(where(hit, per_pair(share, m.device), T(0)));
+                device_reduce_pairs(dsrc.data_ptr(), DevicePairs{m.device.other, ks}, dk.data_ptr(), T{},
+                                    IndexReduce::Copy, true, 1, device);
+            }
+        } else { // Prod: the product of the others, from the zeros' count and the nonzero product
+            Tensor<T> nonzero = include_self ? Tensor<T>(where(self == T(0), T(1), self)) : ones<T>(g.sizes(), on);
+            Tensor<T> zeros_at = include_self ? (self == T(0)).template to<T>() : zeros<T>(g.sizes(), on);
+            const Tensor<T> sk_nonzero = Tensor<T>(where(sk == T(0), T(1), sk));
+            const Tensor<T> sk_zero = (sk == T(0)).template to<T>();
+            device_reduce_pairs(nonzero.data_ptr(), to_target, sk_nonzero.data_ptr(), T{}, IndexReduce::Prod, true, 1,
+                                device);
+            device_reduce_pairs(zeros_at.data_ptr(), to_target, sk_zero.data_ptr(), T{}, IndexReduce::Sum, true, 1,
+                                device);
+            auto others = [](const auto& v, const auto& nz, const auto& zc) {
+                return where(v != T(0), where(zc == T(0), nz / where(v == T(0), T(1), v), T(0)),
+                             where(zc == T(1), nz, T(0)));
+            };
+            Tensor<T> target = zeros<T>(g.sizes(), on);
+            device_reduce_pairs(target.data_ptr(), m.device, static_cast<const T*>(nullptr), T(1), IndexReduce::Copy,
+                                true, 1, device);
+            dself = Tensor<T>(where(target != T(0), g * others(self, nonzero, zeros_at), g));
+            if (want_src) {
+                const Tensor<T> gk = per_pair(g, m.device), nzk = per_pair(nonzero, m.device),
+                                zk = per_pair(zeros_at, m.device);
+                const Tensor<T> dk = Tensor<T>(gk * others(sk, nzk, zk));
+                device_reduce_pairs(dsrc.data_ptr(), DevicePairs{m.device.other, ks}, dk.data_ptr(), T{},
+                                    IndexReduce::Copy, true, 1, device);
+            }
+        }
+    }
+    if (!include_self)
+        device_reduce_pairs(dself.data_ptr(), m.device, static_cast<const T*>(nullptr), T(0), IndexReduce::Copy, true, 1,
+                            device);
+    return {dself, dsrc};
+}
+#endif
+
 /// The gradients of a scatter-like result (PyTorch's formulas, for self and src): `self`, `src`
 /// and `result` detached, m the pairs. Copy: self's targets get none, src the result's gradient;
 /// Sum: both get it (src times alpha); Mean: divided by the count; Amax/Amin: shared among the
@@ -318,6 +454,10 @@ std::array<TensorBase, 2> scatter_gradients(const Tensor<T>& g_in, const IndexMa
                                             bool include_self, double alpha, const Tensor<T>& self,
                                             const Tensor<T>& src, const Tensor<T>& result, const IntArray& src_sizes,
                                             bool want_src) {
+#if TENET_DEVICE_EVALUATOR
+    if (m.on_device())
+        return device_scatter_gradients(g_in, m, kind, include_self, alpha, self, src, result, src_sizes, want_src);
+#endif
     const Tensor<T> g = g_in.contiguous();
     const T* gp = g.data_ptr();
     const size_t n = m.at.size();
@@ -444,12 +584,12 @@ inline int64_t index_dim(const TensorBase& t, int64_t dim, const char* op) {
     return wrap_dim(dim, t.dim(), op);
 }
 
+/// x, index and other (if given) on one device; a device needs the device evaluator.
 template <class T>
-void check_host(const char* op, const Tensor<T>& x, const Tensor<int64_t>& index, const Tensor<T>& other = {}) {
-    check_host_access(x, op);
-    check_host_access(index, op);
-    if (other.defined())
-        check_host_access(other, op);
+void check_operands(const char* op, const Tensor<T>& x, const Tensor<int64_t>& index, const Tensor<T>& other = {}) {
+    check_same_device(op, x.device(), {&index, &other});
+    if (!x.is_cpu() && !TENET_DEVICE_EVALUATOR)
+        no_device_evaluator(op, x.device());
 }
 
 /// The checks of index_add, index_copy and index_reduce (PyTorch's index_func_meta_impl): a
@@ -458,7 +598,7 @@ void check_host(const char* op, const Tensor<T>& x, const Tensor<int64_t>& index
 template <class T>
 IndexMap index_source_map(const char* op, const Tensor<T>& self, int64_t& dim, const Tensor<int64_t>& index,
                           const Tensor<T>& source) {
-    check_host(op, self, index, source);
+    check_operands(op, self, index, source);
     dim = index_dim(self, dim, op);
     check_vector_index(op, index);
     const IntArray s = nonempty_sizes(self.sizes()), src = nonempty_sizes(source.sizes());
@@ -478,7 +618,7 @@ IndexMap index_source_map(const char* op, const Tensor<T>& self, int64_t& dim, c
 template <class T>
 IndexMap scatter_map(const char* op, const Tensor<T>& self, int64_t& dim, const Tensor<int64_t>& index,
                      const Tensor<T>& src) {
-    check_host(op, self, index, src);
+    check_operands(op, self, index, src);
     dim = index_dim(self, dim, op);
     const IntArray src_sizes = src.defined() ? src.sizes() : IntArray{};
     check_along_shapes(op, self.sizes(), dim, index.sizes(), src.defined() ? &src_sizes : nullptr);
@@ -494,11 +634,11 @@ IndexMap scatter_map(const char* op, const Tensor<T>& self, int64_t& dim, const 
 template <class T>
 Tensor<T> index_select(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index) {
     const char* op = "index_select";
-    detail::check_host(op, x, index);
+    detail::check_operands(op, x, index);
     dim = detail::index_dim(x, dim, op);
     detail::check_vector_index(op, index);
     if (x.dim() > 0 && x.size(dim) == 0 && index.numel() > 0)
-        detail::fail<index_error>(op, ": index ", index.contiguous().data_ptr()[0], " is out of range for dimension ",
+        detail::fail<index_error>(op, ": index ", index.cpu().contiguous().data_ptr()[0], " is out of range for dimension ",
                                   dim, " of size 0");
     IntArray sizes = x.sizes();
     if (x.dim() == 0)
@@ -517,7 +657,7 @@ Tensor<T> index_select(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& i
 template <class T>
 Tensor<T> gather(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index) {
     const char* op = "gather";
-    detail::check_host(op, x, index);
+    detail::check_operands(op, x, index);
     dim = detail::index_dim(x, dim, op);
     detail::check_along_shapes(op, x.sizes(), dim, index.sizes(), nullptr);
     detail::IndexMap m = detail::along_map(op, x.sizes(), dim, index, index.sizes());
@@ -532,7 +672,7 @@ template <class T>
 Tensor<T> take_along_dim(const Tensor<T>& x, const Tensor<int64_t>& indices,
                          std::optional<int64_t> dim = std::nullopt) {
     const char* op = "take_along_dim";
-    detail::check_host(op, x, indices);
+    detail::check_operands(op, x, indices);
     if (!dim)
         return gather(x.reshape({-1}), 0, indices.reshape({-1}));
     const int64_t d = detail::index_dim(x, *dim, op);
@@ -559,7 +699,7 @@ Tensor<T> take_along_dim(const Tensor<T>& x, const Tensor<int64_t>& indices,
 template <class T>
 Tensor<T> take(const Tensor<T>& x, const Tensor<int64_t>& index) {
     const char* op = "take";
-    detail::check_host(op, x, index);
+    detail::check_operands(op, x, index);
     if (x.numel() == 0 && index.numel() > 0)
         detail::fail<index_error>(op, ": tried to take from an empty tensor");
     detail::IndexMap m = detail::flat_map(op, x.numel(), index);
@@ -650,7 +790,7 @@ Tensor<T> index_copy(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& ind
 template <class T>
 Tensor<T> index_fill(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, double value) {
     const char* op = "index_fill";
-    detail::check_host(op, x, index);
+    detail::check_operands(op, x, index);
     dim = detail::index_dim(x, dim, op);
     detail::check_vector_index(op, index);
     detail::IndexMap m = detail::slice_map(op, x.sizes(), dim, index, index.numel(), true);
@@ -663,7 +803,7 @@ Tensor<T> index_fill(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& ind
 template <class T>
 Tensor<T> index_fill(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const Tensor<T>& value) {
     const char* op = "index_fill";
-    detail::check_host(op, x, index, value);
+    detail::check_operands(op, x, index, value);
     if (value.dim() != 0)
         detail::fail<value_error>(op, ": only a 0-dimensional value tensor is supported, but got a tensor of shape ",
                                   value.sizes());
@@ -672,6 +812,12 @@ Tensor<T> index_fill(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& ind
     detail::IndexMap m = detail::slice_map(op, x.sizes(), dim, index, index.numel(), true);
     // Every place reads the one value, each once (PyTorch's value gradient sums over the unique
     // indices: a repeated index counts once).
+#if TENET_DEVICE_EVALUATOR
+    if (m.on_device())
+        return detail::scatter_like("IndexFillBackward1", x, value, T{},
+                                    detail::IndexMap{{}, {}, detail::device_unique_targets(m.device.at)},
+                                    detail::IndexReduce::Copy, true);
+#endif
     std::vector<char> seen(static_cast<size_t>(x.numel()), 0);
     detail::IndexMap once;
     for (int64_t a : m.at)
@@ -703,7 +849,7 @@ Tensor<T> index_reduce(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& i
 template <class T>
 Tensor<T> put(const Tensor<T>& x, const Tensor<int64_t>& index, const Tensor<T>& source, bool accumulate = false) {
     const char* op = "put";
-    detail::check_host(op, x, index, source);
+    detail::check_operands(op, x, index, source);
     if (index.numel() != source.numel())
         detail::fail<value_error>(op,
                                   ": expected source and index to have the same number of elements, but got "

@@ -5,7 +5,9 @@
 // masked_fill is the lazy where(mask, value, x) evaluated at once: it runs wherever x lives
 // and its gradient (for x and a 0-d value tensor) comes from where's, so its grad_fn is
 // where's (WhereBackward0 in PyTorch's naming), not MaskedFillBackward0. masked_select and
-// masked_scatter loop on the host and record MaskedSelectBackward0 / MaskedScatterBackward0.
+// masked_scatter record MaskedSelectBackward0 / MaskedScatterBackward0; they and nonzero loop on
+// the host, and on a device compact the mask's positions (copy_if) and go through them
+// (backend/device/device_index.hpp).
 // The in-place forms compute out of place and copy_ the result in (grad_fn CopyBackwards).
 
 #include "tenet/config.hpp"
@@ -14,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "tenet/backend/device/device_index.hpp"
 #include "tenet/backend/host/strided_loop.hpp"
 #include "tenet/core/errors.hpp"
 #include "tenet/core/hooks.hpp"
@@ -49,6 +52,34 @@ void for_each_masked(const IntArray& shape, const TensorBase& mask, const Tensor
                        });
 }
 
+/// x and mask on one device; a device needs the device evaluator.
+inline void check_mask_operands(const char* op, const TensorBase& x, const TensorBase& mask,
+                                const TensorBase* other = nullptr) {
+    check_same_device(op, x.device(), {&mask, other});
+    if (!x.is_cpu() && !TENET_DEVICE_EVALUATOR)
+        no_device_evaluator(op, x.device());
+}
+
+/// g (of the broadcast `shape`) summed back to `sizes` (a masked op's input broadcast with its mask).
+template <class T>
+Tensor<T> sum_to_size(const Tensor<T>& g, const IntArray& shape, const IntArray& sizes) {
+    IntArray summed;
+    const int64_t lead = static_cast<int64_t>(shape.size() - sizes.size());
+    for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+        if (d < lead || (sizes[static_cast<size_t>(d - lead)] == 1 && shape[static_cast<size_t>(d)] != 1))
+            summed.push_back(d);
+    const Tensor<T> dx = summed.empty() ? g : Tensor<T>(tenet::sum(g, summed, true));
+    return dx.reshape(sizes);
+}
+
+#if TENET_DEVICE_EVALUATOR
+/// The flat positions (row-major over `shape`) where the device mask, broadcast to shape, holds.
+inline Tensor<int64_t> device_mask_positions(const IntArray& shape, const TensorBase& mask) {
+    const IntArray ms = expand_geometry(mask.sizes(), mask.strides(), shape, "mask").second;
+    return device_nonzero_positions(static_cast<const bool*>(first_byte(mask)), shape, ms, mask.device());
+}
+#endif
+
 } // namespace detail
 
 /// torch.masked_fill: x with `value` where mask holds; x and mask broadcast together.
@@ -78,9 +109,34 @@ Tensor<T>& masked_fill_(Tensor<T>& x, const Tensor<bool>& mask, const V& value) 
 template <class T>
 Tensor<T> masked_select(const Tensor<T>& x, const Tensor<bool>& mask) {
     const char* op = "masked_select";
-    detail::check_host_access(x, op);
-    detail::check_host_access(mask, op);
+    detail::check_mask_operands(op, x, mask);
     const IntArray shape = detail::broadcast_shapes(x.sizes(), mask.sizes(), op);
+#if TENET_DEVICE_EVALUATOR
+    if (!x.is_cpu()) {
+        // The selected places, their offsets in x (broadcast), and one gather through them.
+        const Tensor<int64_t> flat = detail::device_mask_positions(shape, mask);
+        const IntArray xs = detail::expand_geometry(x.sizes(), x.strides(), shape, op).second;
+        const detail::DevicePairs read{detail::device_offsets_of(flat, shape, xs), Tensor<int64_t>()};
+        Tensor<T> out = empty<T>({flat.numel()}, TensorOptions().device(x.device()));
+        detail::device_gather_pairs(out.data_ptr(), static_cast<const T*>(detail::first_byte(x)), read, x.device());
+        if constexpr (FloatingElement<T>) {
+            detail::record_function(
+                "MaskedSelectBackward0", out, {},
+                [flat, shape, sizes = x.sizes()](const TensorBase& grad) {
+                    // Back to x's places, summed where x was broadcast (stride 0: repeated targets).
+                    const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
+                    Tensor<T> dx = zeros<T>(sizes, TensorOptions().device(g.device()));
+                    const IntArray ds = detail::expand_geometry(sizes, contiguous_strides(sizes), shape, "mask").second;
+                    const detail::DevicePairs write{detail::device_offsets_of(flat, shape, ds), Tensor<int64_t>()};
+                    detail::device_reduce_pairs(dx.data_ptr(), write, g.data_ptr(), T{}, detail::IndexReduce::Sum, true,
+                                                1, g.device());
+                    return std::array<TensorBase, 1>{dx};
+                },
+                x);
+        }
+        return out;
+    }
+#endif
     std::vector<T> picked;
     const T* xp = static_cast<const T*>(x.impl().storage->data());
     detail::for_each_masked(shape, mask, x, [&](int64_t, int64_t o) { picked.push_back(xp[o]); });
@@ -108,21 +164,49 @@ Tensor<T> masked_select(const Tensor<T>& x, const Tensor<bool>& mask) {
 template <class T>
 Tensor<T> masked_scatter(const Tensor<T>& x, const Tensor<bool>& mask, const Tensor<T>& source) {
     const char* op = "masked_scatter";
-    detail::check_host_access(x, op);
-    detail::check_host_access(mask, op);
-    detail::check_host_access(source, op);
+    detail::check_mask_operands(op, x, mask, &source);
     const IntArray shape = detail::broadcast_shapes(x.sizes(), mask.sizes(), op);
-    Tensor<T> out = empty<T>(shape);
+    Tensor<T> out = empty<T>(shape, TensorOptions().device(x.device()));
     {
         NoGradGuard no_grad; // the node below is out's only history
         out.copy_(x.detach());
     }
     const Tensor<T> src = source.contiguous();
     int64_t count = 0;
-    detail::for_each_masked(shape, mask, out, [&](int64_t, int64_t) { ++count; });
+#if TENET_DEVICE_EVALUATOR
+    // On a device: the set places (flat in out, which is contiguous), source's k-th to the k-th.
+    const Tensor<int64_t> flat = x.is_cpu() ? Tensor<int64_t>() : detail::device_mask_positions(shape, mask);
+    if (!x.is_cpu())
+        count = flat.numel();
+#endif
+    if (x.is_cpu())
+        detail::for_each_masked(shape, mask, out, [&](int64_t, int64_t) { ++count; });
     if (count > src.numel())
         detail::fail<value_error>(op, ": expected source to have at least as many elements as the ones in mask (",
                                   count, "), but got ", src.numel());
+#if TENET_DEVICE_EVALUATOR
+    if (!x.is_cpu()) {
+        detail::device_reduce_pairs(out.data_ptr(), detail::DevicePairs{flat, Tensor<int64_t>()}, src.data_ptr(), T{},
+                                    detail::IndexReduce::Copy, true, 1, x.device());
+        if constexpr (FloatingElement<T>) {
+            detail::record_function(
+                "MaskedScatterBackward0", out, {},
+                [flat, shape, xsizes = x.sizes(), ssizes = source.sizes()](const TensorBase& grad) {
+                    NoGradGuard no_grad;
+                    const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
+                    const detail::DevicePairs places{flat, Tensor<int64_t>()};
+                    Tensor<T> gx = g.clone();
+                    detail::device_reduce_pairs(gx.data_ptr(), places, static_cast<const T*>(nullptr), T(0),
+                                                detail::IndexReduce::Copy, true, 1, g.device());
+                    Tensor<T> ds = zeros<T>(ssizes, TensorOptions().device(g.device()));
+                    detail::device_gather_pairs(ds.data_ptr(), g.data_ptr(), places, g.device());
+                    return std::array<TensorBase, 2>{detail::sum_to_size(gx, shape, xsizes), ds};
+                },
+                x, source);
+        }
+        return out;
+    }
+#endif
     detail::for_each_masked(shape, mask, out, [&](int64_t k, int64_t o) { out.data_ptr()[o] = src.data_ptr()[k]; });
     if constexpr (FloatingElement<T>) { // (the backward's sums are for gradients' types only)
         const Tensor<bool> m = mask.detach();
@@ -133,13 +217,7 @@ Tensor<T> masked_scatter(const Tensor<T>& x, const Tensor<bool>& mask, const Ten
                 // x's gradient: g where mask does not hold, summed to x's shape.
                 Tensor<T> gx = g.clone();
                 detail::for_each_masked(shape, m, gx, [&](int64_t, int64_t o) { gx.data_ptr()[o] = T(0); });
-                IntArray summed;
-                const int64_t lead = static_cast<int64_t>(shape.size() - xsizes.size());
-                for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
-                    if (d < lead || (xsizes[static_cast<size_t>(d - lead)] == 1 && shape[static_cast<size_t>(d)] != 1))
-                        summed.push_back(d);
-                Tensor<T> dx = summed.empty() ? gx : Tensor<T>(tenet::sum(gx, summed, true));
-                dx = dx.reshape(xsizes);
+                const Tensor<T> dx = detail::sum_to_size(gx, shape, xsizes);
                 // source's gradient: its first elements (one per set mask element) take g there.
                 Tensor<T> ds = zeros<T>(ssizes);
                 const T* gp = static_cast<const T*>(g.impl().storage->data()); // o counts from the storage's start
@@ -163,8 +241,17 @@ Tensor<T>& masked_scatter_(Tensor<T>& x, const Tensor<bool>& mask, const Tensor<
 /// torch.nonzero: the indices of the nonzero elements, [n, ndim] int64 in row-major order.
 template <class T>
 Tensor<int64_t> nonzero(const Tensor<T>& x) {
-    detail::check_host_access(x, "nonzero");
     const int64_t nd = x.dim();
+    if (!x.is_cpu()) {
+#if TENET_DEVICE_EVALUATOR
+        const Tensor<int64_t> flat =
+            detail::device_nonzero_positions(static_cast<const T*>(detail::first_byte(x)), x.sizes(), x.strides(),
+                                             x.device());
+        return detail::device_unravel(flat, x.sizes());
+#else
+        detail::no_device_evaluator("nonzero", x.device());
+#endif
+    }
     std::vector<int64_t> found;
     std::vector<int64_t> at(static_cast<size_t>(nd), 0);
     const T* xp = static_cast<const T*>(x.impl().storage->data());
