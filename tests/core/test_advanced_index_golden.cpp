@@ -1,6 +1,7 @@
 // PyTorch's advanced indexing (index tensors and masks among slices, None, Ellipsis and integers),
 // read as data at run time from advanced_index_cases.txt (tests/golden/gen_advanced_index.py
-// writes it and describes the `spec` of an index list).
+// writes it and describes the `spec` of an index list). A placed file (tests/CMakeLists.txt): the
+// cases run on the host and on the emulated device.
 #include <catch2/catch.hpp>
 #include <tenet/tenet.hpp>
 

@@ -183,8 +183,7 @@ std::pair<Tensor<T>, ResolvedIndex> resolve_index(const Tensor<T>& x, std::span<
                 // The mask's nonzero(): a compaction, then one column per dim it covers.
                 const Tensor<bool> m = Tensor<bool>(t.impl_ptr()).to(x.device());
                 const Tensor<int64_t> nz = device_unravel(
-                    device_nonzero_positions(m.data_ptr(), m.sizes(), m.strides(), m.device()),
-                    m.sizes());
+                    device_nonzero_positions(m.data_ptr(), m.sizes(), m.strides(), m.device()), m.sizes());
                 for (int64_t i = 0; i < t.dim(); ++i) {
                     a.dims.push_back(p.dim + i);
                     shapes.push_back({nz.size(0)});
@@ -306,9 +305,11 @@ struct WriteBackTo final : WriteBack {
 
 #if TENET_DEVICE_EVALUATOR
 /// On a device: the pairs (source offset, result element) of an advanced index over a tensor of
-/// the view's sizes laid out with `strides` from `base`.
-inline DevicePairs device_index_pairs(const ResolvedIndex& a, const IntArray& view_sizes, const IntArray& strides,
-                                      int64_t base) {
+/// the view's sizes laid out with `strides` from `base`. (A template, R = ResolvedIndex, so that
+/// only the translation units that index on a device compile its kernels.)
+template <class R>
+DevicePairs device_index_pairs(const R& a, const IntArray& view_sizes, const IntArray& strides, int64_t base,
+                               Device device) {
     IntArray dim_sizes, dim_strides, bs, bst, as, ast;
     for (int64_t d : a.dims) {
         dim_sizes.push_back(view_sizes[d]);
@@ -322,8 +323,8 @@ inline DevicePairs device_index_pairs(const ResolvedIndex& a, const IntArray& vi
         as.push_back(view_sizes[d]);
         ast.push_back(strides[d]);
     }
-    return {device_advanced_offsets(a.device_positions, dim_sizes, dim_strides, product(a.broadcast), bs, bst, as,
-                                    ast, base),
+    return {device_advanced_offsets(a.device_positions, dim_sizes, dim_strides, product(a.broadcast), bs, bst, as, ast,
+                                    base, device),
             Tensor<int64_t>()};
 }
 #endif
@@ -352,7 +353,8 @@ Tensor<T> advanced_index(const Tensor<T>& x, std::span<const TensorIndex> list) 
                          [&](int64_t r, int64_t src) { to[r] = from[src]; });
 #if TENET_DEVICE_EVALUATOR
     else
-        device_gather_pairs(to, from, device_index_pairs(a, view.sizes(), view.strides(), view.storage_offset()),
+        device_gather_pairs(to, from,
+                            device_index_pairs(a, view.sizes(), view.strides(), view.storage_offset(), x.device()),
                             x.device());
 #endif
     auto plan = std::make_shared<const ResolvedIndex>(std::move(a));
@@ -364,7 +366,8 @@ Tensor<T> advanced_index(const Tensor<T>& x, std::span<const TensorIndex> list) 
             dx.fill_(0);
 #if TENET_DEVICE_EVALUATOR
             if (!g.is_cpu()) {
-                device_reduce_pairs(dx.data_ptr(), device_index_pairs(*plan, sizes, contiguous_strides(sizes), 0),
+                device_reduce_pairs(dx.data_ptr(),
+                                    device_index_pairs(*plan, sizes, contiguous_strides(sizes), 0, g.device()),
                                     g.data_ptr(), T{}, IndexReduce::Sum, true, 1, g.device());
                 return std::array<TensorBase, 1>{dx};
             }
@@ -406,8 +409,9 @@ void advanced_index_put(const Tensor<T>& x, std::span<const TensorIndex> indices
     const T* vp = v.data_ptr();
 #if TENET_DEVICE_EVALUATOR
     if (!x.is_cpu()) {
-        device_reduce_pairs(data, device_index_pairs(a, view.sizes(), view.strides(), view.storage_offset()), vp, T{},
-                            accumulate ? IndexReduce::Sum : IndexReduce::Copy, true, 1, x.device());
+        device_reduce_pairs(data,
+                            device_index_pairs(a, view.sizes(), view.strides(), view.storage_offset(), x.device()), vp,
+                            T{}, accumulate ? IndexReduce::Sum : IndexReduce::Copy, true, 1, x.device());
         x.impl().storage->bump_version();
         return;
     }

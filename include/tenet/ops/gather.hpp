@@ -388,8 +388,8 @@ std::array<TensorBase, 2> device_scatter_gradients(const Tensor<T>& g_in, const 
                                 true, 1, device);
     } else if (kind == IndexReduce::Mean) {
         Tensor<T> count = full<T>(g.sizes(), include_self ? T(1) : T(0), on);
-        device_reduce_pairs(count.data_ptr(), m.device, static_cast<const T*>(nullptr), T(1), IndexReduce::Sum, true,
-                            1, device);
+        device_reduce_pairs(count.data_ptr(), m.device, static_cast<const T*>(nullptr), T(1), IndexReduce::Sum, true, 1,
+                            device);
         dself = Tensor<T>(g / count.clamp_min(T(1)));
         if (want_src)
             device_gather_pairs(dsrc.data_ptr(), dself.data_ptr(), m.device, device);
@@ -438,8 +438,8 @@ std::array<TensorBase, 2> device_scatter_gradients(const Tensor<T>& g_in, const 
         }
     }
     if (!include_self)
-        device_reduce_pairs(dself.data_ptr(), m.device, static_cast<const T*>(nullptr), T(0), IndexReduce::Copy, true, 1,
-                            device);
+        device_reduce_pairs(dself.data_ptr(), m.device, static_cast<const T*>(nullptr), T(0), IndexReduce::Copy, true,
+                            1, device);
     return {dself, dsrc};
 }
 #endif
@@ -638,8 +638,8 @@ Tensor<T> index_select(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& i
     dim = detail::index_dim(x, dim, op);
     detail::check_vector_index(op, index);
     if (x.dim() > 0 && x.size(dim) == 0 && index.numel() > 0)
-        detail::fail<index_error>(op, ": index ", index.cpu().contiguous().data_ptr()[0], " is out of range for dimension ",
-                                  dim, " of size 0");
+        detail::fail<index_error>(op, ": index ", index.cpu().contiguous().data_ptr()[0],
+                                  " is out of range for dimension ", dim, " of size 0");
     IntArray sizes = x.sizes();
     if (x.dim() == 0)
         sizes = index.sizes(); // a 0-d x: the index's shape

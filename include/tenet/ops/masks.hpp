@@ -126,7 +126,8 @@ Tensor<T> masked_select(const Tensor<T>& x, const Tensor<bool>& mask) {
                     // Back to x's places, summed where x was broadcast (stride 0: repeated targets).
                     const Tensor<T> g = Tensor<T>(grad.impl_ptr()).contiguous();
                     Tensor<T> dx = zeros<T>(sizes, TensorOptions().device(g.device()));
-                    const IntArray ds = detail::expand_geometry(sizes, contiguous_strides(sizes), shape, "mask").second;
+                    const IntArray ds =
+                        detail::expand_geometry(sizes, detail::contiguous_strides(sizes), shape, "mask").second;
                     const detail::DevicePairs write{detail::device_offsets_of(flat, shape, ds), Tensor<int64_t>()};
                     detail::device_reduce_pairs(dx.data_ptr(), write, g.data_ptr(), T{}, detail::IndexReduce::Sum, true,
                                                 1, g.device());
@@ -244,9 +245,8 @@ Tensor<int64_t> nonzero(const Tensor<T>& x) {
     const int64_t nd = x.dim();
     if (!x.is_cpu()) {
 #if TENET_DEVICE_EVALUATOR
-        const Tensor<int64_t> flat =
-            detail::device_nonzero_positions(static_cast<const T*>(detail::first_byte(x)), x.sizes(), x.strides(),
-                                             x.device());
+        const Tensor<int64_t> flat = detail::device_nonzero_positions(static_cast<const T*>(detail::first_byte(x)),
+                                                                      x.sizes(), x.strides(), x.device());
         return detail::device_unravel(flat, x.sizes());
 #else
         detail::no_device_evaluator("nonzero", x.device());

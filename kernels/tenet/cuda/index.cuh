@@ -453,8 +453,7 @@ template <class I>
 Tensor<int64_t> device_advanced_offsets(const std::vector<Tensor<I>>& positions, const IntArray& dim_sizes,
                                         const IntArray& dim_strides, int64_t nb, const IntArray& before_sizes,
                                         const IntArray& before_strides, const IntArray& after_sizes,
-                                        const IntArray& after_strides, int64_t base) {
-    const Device device = positions.front().device();
+                                        const IntArray& after_strides, int64_t base, Device device) {
     kernels::AdvancedSum sum{};
     sum.dims = kernels::dim_table(dim_sizes, dim_strides, "index");
     for (size_t k = 0; k < positions.size(); ++k) sum.positions[k] = positions[k].data_ptr();

@@ -91,13 +91,13 @@ Tensor<int64_t> device_offsets_of(const Tensor<I>& flat, const IntArray& sizes, 
 /// The source offsets of an advanced index's result (core/advanced_index.hpp), row-major over
 /// [before..., B, after...]: base + the before/after coordinates times their strides + the sum
 /// over the index tensors k of positions[k][b] (wrapped by dim_sizes[k]) * dim_strides[k].
-/// positions: contiguous, B's shape (nb elements each), on one device. (The functions are
+/// positions: contiguous, B's shape (nb elements each), on `device` (none: a 0-d mask's index). (The functions are
 /// templates over the index type, int64_t, so a translation unit compiles only those it calls.)
 template <class I>
 Tensor<int64_t> device_advanced_offsets(const std::vector<Tensor<I>>& positions, const IntArray& dim_sizes,
                                         const IntArray& dim_strides, int64_t nb, const IntArray& before_sizes,
                                         const IntArray& before_strides, const IntArray& after_sizes,
-                                        const IntArray& after_strides, int64_t base);
+                                        const IntArray& after_strides, int64_t base, Device device);
 #endif
 
 }  // namespace tenet::detail
