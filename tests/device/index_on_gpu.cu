@@ -32,7 +32,7 @@ void compare_exact(const char* what, const Tensor<T>& device, const Tensor<T>& h
         const auto d = device.cpu().contiguous().to_vector(), h = host.contiguous().to_vector();
         for (size_t k = 0; k < d.size(); ++k) bad += d[k] != h[k];
     }
-    std::printf("%-40s %s: %d mismatches\n", what, dtype_of<T>.name(), bad);
+    std::printf("%-40s %s: %d mismatches\n", what, std::string(dtype_of<T>.name()).c_str(), bad);
     failures += bad != 0;
 }
 
