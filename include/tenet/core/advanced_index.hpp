@@ -1,6 +1,6 @@
 #pragma once
 // PyTorch's advanced indexing: `x.index({...})` and `x.index_put_({...}, v)` with index tensors
-// (int64 or int32 positions, bool masks) among the basic entries. Host tensors.
+// (int64 or int32 positions, bool masks) among the basic entries, on the host or a device.
 //
 // As PyTorch's: the basic entries apply first (an integer selects, so its dim is gone before the
 // tensors index); a k-D mask stands for the k position tensors of its nonzero(); all position

@@ -1,7 +1,7 @@
 #pragma once
 // Index ops, gather and scatter, as PyTorch 1.13's: index_select, gather, take_along_dim, take,
 // scatter (src, value, reduce "add"/"multiply"), scatter_add, scatter_reduce, index_add,
-// index_copy, index_fill, index_reduce, put, and their in-place forms. Host tensors.
+// index_copy, index_fill, index_reduce, put, and their in-place forms, on the host or a device.
 //
 // Each op first turns its index into a map of element pairs (contiguous offsets): `at`, the element
 // of the indexed tensor (x of gather, self of scatter), and `other`, the element of the other
