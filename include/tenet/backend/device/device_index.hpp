@@ -11,6 +11,7 @@
 
 #include "tenet/config.hpp"
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <vector>
 
