@@ -80,7 +80,9 @@ void check(const Device& cuda) {
     compare("take_along_dim(dim 1)", take_along_dim(xd, gi_d, 1), take_along_dim(xh, gi_h, 1));
 
     // Writing through an index: duplicates accumulate (500 writes into 67 rows).
-    const Tensor<T> src_h = tensor(std::vector<T>(xv.begin(), xv.begin() + 500 * n), {500, n}), src_d = src_h.to(cuda);
+    std::vector<T> sv(500 * n);
+    for (int64_t k = 0; k < 500 * n; ++k) sv[k] = static_cast<T>(std::cos(0.23 * k) * 2 + 1e-3 * (k % 5));
+    const Tensor<T> src_h = tensor(sv, {500, n}), src_d = src_h.to(cuda);
     const Tensor<int64_t> si_h = rows_h.reshape({500, 1}).expand({500, n}).contiguous(), si_d = si_h.to(cuda);
     compare("scatter_add(dim 0, duplicates)", scatter_add(xd, 0, si_d, src_d), scatter_add(xh, 0, si_h, src_h));
     compare("scatter(dim 0, duplicates: the last)", scatter(xd, 0, si_d, src_d), scatter(xh, 0, si_h, src_h));
