@@ -119,8 +119,8 @@ struct GatherPairs {
 
 template <class T>
 TENET_HD bool index_nan(T v) {
-    if constexpr (std::is_floating_point_v<T>) return v != v;
-    else return false;
+    if constexpr (std::is_integral_v<T>) return false;
+    else return v != v;  // floating types, the 16-bit ones included
 }
 
 /// Folds two values written to one place; associative, with b the later one.
@@ -140,11 +140,13 @@ struct PairReduce {
             if constexpr (std::is_same_v<T, bool>) return a && b;
             else return T(a * b);
         case K::Amax:
-            if (index_nan(a)) return a;
-            return index_nan(b) ? b : (b > a ? b : a);
         case K::Amin:
-            if (index_nan(a)) return a;
-            return index_nan(b) ? b : (b < a ? b : a);
+            if constexpr (requires(T v) { v < v; }) { // (complex numbers have no order: never asked)
+                if (index_nan(a)) return a;
+                if (index_nan(b)) return b;
+                return (kind == K::Amax ? b > a : b < a) ? b : a;
+            }
+            break;
         }
         return b;
     }
@@ -180,11 +182,11 @@ struct CombineTarget {
         T v = include_self && r.kind != detail::IndexReduce::Copy ? r(d, folded[j]) : folded[j];
         if (r.kind == detail::IndexReduce::Mean) {
             const int64_t c = counts[j] + (include_self ? 1 : 0);
-            if constexpr (std::is_floating_point_v<T>) {
-                v = T(v / T(c));
-            } else if constexpr (!std::is_same_v<T, bool>) {  // integers round down, as PyTorch's
+            if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {  // round down, as PyTorch's
                 const auto q = v / c;
                 v = static_cast<T>((v % c != 0 && ((v < 0) != (c < 0))) ? q - 1 : q);
+            } else if constexpr (!std::is_same_v<T, bool>) {
+                v = T(v / T(c));
             }
         }
         d = v;
