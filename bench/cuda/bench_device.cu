@@ -97,9 +97,9 @@ void BM_D_W5_tenet(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_D_copy)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_D_W1_plain)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_D_W1_tenet)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_D_W1fresh_tenet)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_D_W2_tenet)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_D_W5_tenet)->UseManualTime()->Unit(benchmark::kMillisecond);
+TENET_DEVICE_ROW(BM_D_copy);
+TENET_DEVICE_ROW(BM_D_W1_plain);
+TENET_DEVICE_ROW(BM_D_W1_tenet);
+TENET_DEVICE_ROW(BM_D_W1fresh_tenet);
+TENET_DEVICE_ROW(BM_D_W2_tenet);
+TENET_DEVICE_ROW(BM_D_W5_tenet);

@@ -377,7 +377,6 @@ void BM_DC1_rotate_plain(benchmark::State& state) {
 
 }  // namespace
 
-#define TENET_DEVICE_ROW(name) BENCHMARK(name)->UseManualTime()->Unit(benchmark::kMillisecond)
 TENET_DEVICE_ROW(BM_DF1_fft_tenet);
 TENET_DEVICE_ROW(BM_DF1_fft_cufft);
 TENET_DEVICE_ROW(BM_DF3_rfft_rows_tenet);

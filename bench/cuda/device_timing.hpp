@@ -13,20 +13,9 @@ namespace tenet_bench {
 
 /// Times each call of f with CUDA events; bytes (when > 0) sets the bandwidth column. The first
 /// call, untimed, warms the caching allocator and the libraries' first-call setup (plans, CUB).
-/// A row whose first call throws (an operation tenet refuses on the device) is skipped with the
-/// exception's message, so that one refusal does not end the whole run.
 template <class F>
 void run_timed(benchmark::State& state, int64_t bytes, F&& f) {
-    if (!tenet::cuda_is_available()) {
-        state.SkipWithError("no CUDA device");
-        return;
-    }
-    try {
-        f();
-    } catch (const std::exception& e) {
-        state.SkipWithError(e.what());
-        return;
-    }
+    f();
     cudaDeviceSynchronize();
     cudaEvent_t start, stop;
     cudaEventCreate(&start);
@@ -46,4 +35,23 @@ void run_timed(benchmark::State& state, int64_t bytes, F&& f) {
     cudaEventDestroy(stop);
 }
 
+/// A benchmark row that needs a GPU: skipped without one, and skipped with the message when it
+/// throws (an operation tenet refuses on the device), so that one row does not end the run.
+template <void (*Row)(benchmark::State&)>
+void on_gpu(benchmark::State& state) {
+    if (!tenet::cuda_is_available()) {
+        state.SkipWithError("no CUDA device");
+        return;
+    }
+    try {
+        Row(state);
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+    }
+}
+
 }  // namespace tenet_bench
+
+/// Registers a device benchmark row: device time (manual), in milliseconds.
+#define TENET_DEVICE_ROW(row) \
+    BENCHMARK(tenet_bench::on_gpu<row>)->Name(#row)->UseManualTime()->Unit(benchmark::kMillisecond)

@@ -61,12 +61,19 @@ std::shared_ptr<const CufftPlan> cufft_plan(fft::detail::PlanKind kind, const ff
         // The embeddings only switch the advanced layout on (for one dimension cuFFT reads no
         // more of them than the row lengths).
         long long inembed = kind == PlanKind::C2R ? half : n, onembed = kind == PlanKind::R2C ? half : n;
+        // A single row has batch stride 0 in the Layout; cuFFT refuses a zero distance
+        // (CUFFT_INVALID_VALUE), so one row's span stands in for it.
+        const long long idist = l.batch > 1 ? l.in_batch_stride : (inembed - 1) * l.in_stride + 1;
+        const long long odist = l.batch > 1 ? l.out_batch_stride : (onembed - 1) * l.out_stride + 1;
         auto plan = std::make_shared<CufftPlan>();
         check_cufft(cufftCreate(&plan->handle), op);
         size_t work = 0;
-        check_cufft(cufftMakePlanMany64(plan->handle, 1, &n, &inembed, l.in_stride, l.in_batch_stride, &onembed,
-                                        l.out_stride, l.out_batch_stride, type, l.batch, &work),
-                    op);
+        const cufftResult made = cufftMakePlanMany64(plan->handle, 1, &n, &inembed, l.in_stride, idist, &onembed,
+                                                     l.out_stride, odist, type, l.batch, &work);
+        if (made != CUFFT_SUCCESS)
+            detail::fail<device_error>(op, ": cuFFT could not plan ", l.batch, " rows of ", l.n, " points (strides ",
+                                       l.in_stride, " in, ", l.out_stride, " out; row distances ", idist, ", ", odist,
+                                       "): cuFFT error ", static_cast<int>(made));
         return plan;
     });
 }
