@@ -46,6 +46,7 @@ void compare(const char* what, const tenet::Tensor<T>& device, const tenet::Tens
 /// comparison held, 1 when one failed, 77 without a GPU (ctest's "skipped").
 template <class Check>
 int run_on_gpu(Check&& check) {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each line out before a failure could end the run
     if (!tenet::cuda_is_available()) {
         std::printf("no GPU\n");
         return 77;

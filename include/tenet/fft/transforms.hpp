@@ -237,38 +237,79 @@ void c2c_dim(const Tensor<complex<R>>& in, const Tensor<complex<R>>& out, int64_
                        });
     if (device) scale_on_device(out, norm, n, forward);
 }
+#if TENET_CUFFT
+/// The rows of x along dim as one [rows, n] row-major block whose first element is aligned as a
+/// complex value: cuFFT refuses a real pointer that is not (CUFFT_INVALID_VALUE; PyTorch copies
+/// such inputs too), and one block is one cuFFT call. A view of x when it is laid out so already;
+/// else a copy of its values, or fresh storage for a result (values = false).
+template <class T>
+Tensor<T> device_rows(const Tensor<T>& x, int64_t dim, bool values = true) {
+    const int64_t n = x.size(dim);
+    const int64_t rows = n == 0 ? 0 : x.numel() / n;
+    Tensor<T> moved = x.transpose(dim, -1);
+    constexpr uintptr_t align = 2 * sizeof(real_t<T>);
+    if (!moved.is_contiguous() || reinterpret_cast<uintptr_t>(moved.data_ptr()) % align != 0) {
+        Tensor<T> copy = empty<T>(moved.sizes(), moved.device());
+        if (values) copy.copy_(moved);
+        moved = copy;
+    }
+    return moved.reshape({rows, n});
+}
+
+/// out (laid out as `rows` along dim) from a [rows, m] block, where the block is not a view of out.
+template <class T>
+void copy_rows_back(const Tensor<T>& out, const Tensor<T>& rows, int64_t dim) {
+    Tensor<T> moved = out.transpose(dim, -1);
+    if (rows.data_ptr() != moved.data_ptr()) moved.copy_(rows.reshape(moved.sizes()));
+}
+#endif
+
 /// The engine's r2c along dim: n reals in, n / 2 + 1 complex values out.
 template <class R>
 void r2c_dim(const Tensor<R>& in, const Tensor<complex<R>>& out, int64_t dim, Norm norm) {
+#if TENET_CUFFT
+    if (on_device_engine(out)) {
+        const int64_t n = in.size(dim), h = out.size(dim);
+        const Tensor<R> rows = device_rows(in, dim);
+        const Tensor<complex<R>> result = device_rows(out, dim, false);  // a view of out when it can be
+        kernels::cufft_r2c(rows.data_ptr(), reinterpret_cast<R*>(result.data_ptr()),
+                           Layout{n, 1, 1, rows.size(0), n, h}, out.device());
+        copy_rows_back(out, result, dim);
+        scale_on_device(out, norm, n, true);
+        return;
+    }
+#endif
     const R* ip = in.data_ptr();
     R* op = reinterpret_cast<R*>(out.data_ptr());
-    const bool device = on_device_engine(out);
     for_each_row_batch(out.sizes(), in.strides(), out.strides(), dim,
                        [&](int64_t io, int64_t oo, int64_t batch, int64_t ibs, int64_t obs) {
                            const Layout l{in.size(dim), in.stride(dim), out.stride(dim), batch, ibs, obs};
-#if TENET_CUFFT
-                           if (device) return kernels::cufft_r2c(ip + io, op + 2 * oo, l, out.device());
-#endif
                            r2c(ip + io, op + 2 * oo, l, norm);
                        });
-    if (device) scale_on_device(out, norm, in.size(dim), true);
 }
 /// The engine's c2r along dim: n / 2 + 1 complex values in, n reals out (on a device, in is
 /// overwritten: it must be a scratch copy).
 template <class R>
 void c2r_dim(const Tensor<complex<R>>& in, const Tensor<R>& out, int64_t dim, Norm norm) {
+#if TENET_CUFFT
+    if (on_device_engine(out)) {
+        const int64_t n = out.size(dim), h = in.size(dim);
+        const Tensor<complex<R>> rows = device_rows(in, dim);
+        const Tensor<R> result = device_rows(out, dim, false);
+        kernels::cufft_c2r(reinterpret_cast<R*>(rows.data_ptr()), result.data_ptr(),
+                           Layout{n, 1, 1, rows.size(0), h, n}, out.device());
+        copy_rows_back(out, result, dim);
+        scale_on_device(out, norm, n, false);
+        return;
+    }
+#endif
     R* ip = reinterpret_cast<R*>(in.data_ptr());
     R* op = out.data_ptr();
-    const bool device = on_device_engine(out);
     for_each_row_batch(out.sizes(), in.strides(), out.strides(), dim,
                        [&](int64_t io, int64_t oo, int64_t batch, int64_t ibs, int64_t obs) {
                            const Layout l{out.size(dim), in.stride(dim), out.stride(dim), batch, ibs, obs};
-#if TENET_CUFFT
-                           if (device) return kernels::cufft_c2r(ip + 2 * io, op + oo, l, out.device());
-#endif
                            c2r(ip + 2 * io, op + oo, l, norm);
                        });
-    if (device) scale_on_device(out, norm, out.size(dim), false);
 }
 
 template <class C>
