@@ -9,9 +9,10 @@
 // a scatter-add (IndexBackward0), so duplicate positions accumulate. A value assigned to the
 // copy itself (`x.index({mask}) = v`) is written into x, as index_put_ (storage.hpp's WriteBack).
 //
-// On a device the positions stay there (a mask's come from a stream compaction), are checked
-// with one reduction, and the copy, the write and the gradient go through the result's source
-// offsets (backend/device/device_index.hpp). Index tensors on the host index a device tensor too
+// On a device x.index({mask}) with a mask of x's shape and no gradient is one stream compaction
+// of x's values. Otherwise the positions stay there (a mask's come from a stream compaction),
+// are checked with one reduction, and the copy, the write and the gradient go through the
+// result's source offsets (backend/device/device_index.hpp). Index tensors on the host index a device tensor too
 // (moved to it, as PyTorch does); device index tensors cannot index a host tensor.
 
 #include "tenet/config.hpp"

@@ -9,6 +9,8 @@
 // the pairs, in index order (PyTorch's order on the CPU, so sums round as its do). On a device
 // the pairs are device tensors and the loops are kernels (backend/device/device_index.hpp): the
 // same results, sums within rounding (a target's values are folded before its old value).
+// gather's device forward needs no pairs: one thread per result element reads x through the
+// index (the pairs are built only for its gradient).
 
 #include "tenet/config.hpp"
 #include <algorithm>

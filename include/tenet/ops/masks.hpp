@@ -7,7 +7,8 @@
 // where's (WhereBackward0 in PyTorch's naming), not MaskedFillBackward0. masked_select and
 // masked_scatter record MaskedSelectBackward0 / MaskedScatterBackward0; they and nonzero loop on
 // the host, and on a device compact the mask's positions (copy_if) and go through them
-// (backend/device/device_index.hpp).
+// (backend/device/device_index.hpp); masked_select's forward compacts x's values themselves
+// (the positions only for a gradient).
 // The in-place forms compute out of place and copy_ the result in (grad_fn CopyBackwards).
 
 #include "tenet/config.hpp"
