@@ -118,6 +118,20 @@ void check(const Device& cuda) {
     compare("masked_select(broadcast mask)", masked_select(xd, mask_d.narrow(0, 0, 1)),
             masked_select(xh, mask_h.narrow(0, 0, 1)));
     compare("masked_scatter", masked_scatter(xd, mask_d, src_d), masked_scatter(xh, mask_h, src_h));
+    // Strided and broadcast operands read directly (gather's and the mask selection's fast paths).
+    const Tensor<int64_t> gti_h = pseudo_indices(n * 40, m, 4, false).reshape({40, n}).t(), gti_d = gti_h.to(cuda);
+    compare("gather(dim 1) of a transpose, index a transpose", gather(xd.t(), 1, gti_d), gather(xh.t(), 1, gti_h));
+    compare("take_along_dim(broadcast indices)", take_along_dim(xd, gi_d.narrow(0, 0, 1), 1),
+            take_along_dim(xh, gi_h.narrow(0, 0, 1), 1));
+    compare("x.t()[mask.t()]", xd.t().index({mask_d.t()}), xh.t().index({mask_h.t()}));
+    compare("masked_select(x.t(), mask.t())", masked_select(xd.t(), mask_d.t()), masked_select(xh.t(), mask_h.t()));
+    {
+        const int64_t big = int64_t{1} << 22;  // many blocks of the compaction
+        const Tensor<T> bh = arange(big).template to<T>().mul(0.61803398875).sin(), bd = bh.to(cuda);
+        compare("x[x > 0] of 2^22", bd.index({Tensor<bool>(bd > T(0))}), bh.index({Tensor<bool>(bh > T(0))}));
+        compare("gather of [2048, 2048]", gather(bd.view({2048, 2048}), 1, Tensor<int64_t>(arange(big) % 2047).view({2048, 2048}).to(cuda)),
+                gather(bh.view({2048, 2048}), 1, Tensor<int64_t>(arange(big) % 2047).view({2048, 2048})));
+    }
     compare_exact("nonzero(x > 0.5)", nonzero(mask_d), nonzero(mask_h));
     const auto wd = where(mask_d.t()), wh = where(mask_h.t());
     compare_exact("where(cond) of a transpose: rows", wd[0], wh[0]);

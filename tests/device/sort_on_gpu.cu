@@ -119,6 +119,11 @@ void check(const Device& cuda) {
         same("argsort [4096, 256] dim 0", argsort(rd, 0, true), argsort(rh, 0, true));
         same("argsort [4096, 256] dim 1", argsort(rd, 1), argsort(rh, 1));
         compare("cumsum of 2^20", cumsum(bd, 0), cumsum(bh, 0));
+        // One row: a plain scan (no keys); reversed (the backward), through the scratch.
+        const Tensor<T> qh = arange(big).template to<T>().mul(0.9).sin().mul(0.01).add(1), qd = qh.to(cuda);
+        compare("cumprod of 2^20", cumprod(qd, 0), cumprod(qh, 0));
+        compare("cumsum of 2^20 backward", gradient(bd, [&](const auto& x) { return cumsum(x, 0); }),
+                gradient(bh, [&](const auto& x) { return cumsum(x, 0); }));
     }
 
     // searchsorted and bucketize: per row of a sorted sequence, left and right, with a sorter.

@@ -91,6 +91,34 @@ TEST_CASE("device index: masks, nonzero and where(cond) compact on the device", 
     CHECK(nonzero(zeros<float>({3}, TensorOptions().device(kCuda))).sizes() == IntArray{0, 1});
 }
 
+TEST_CASE("device index: gather and mask selection read strided and broadcast operands directly",
+          "[device][index]") {
+    // x.t() = [[0, 3], [1, 4], [2, 5]]: a transposed view, read without a copy.
+    const Tensor<float> x = arange(6, kFloat32).reshape({2, 3}).to(kCuda);
+    const Tensor<float> xt = x.t();
+    const Tensor<int64_t> idx = longs({1, 0, 1, 0, 0, 1}).reshape({2, 3}).t(); // [[1, 0], [0, 0], [1, 1]]
+    const Tensor<float> g = gather(xt, 1, idx);
+    CHECK(g.device().is_cuda());
+    CHECK(g.sizes() == IntArray{3, 2});
+    CHECK(g.cpu().to_vector() == std::vector<float>{3, 0, 1, 1, 5, 5});
+    // indices [1, 2] broadcast over x's rows (stride 0).
+    CHECK(take_along_dim(x, longs({2, 0}).reshape({1, 2}), 1).cpu().to_vector() == std::vector<float>{2, 0, 5, 3});
+    CHECK(gather(arange(4, kFloat32).to(kCuda), 0, longs({}).reshape({0})).numel() == 0);
+    // A mask broadcast along xt's rows, and full masks (device and host) over the transposed view.
+    CHECK(masked_select(xt, tensor({true, false}).to(kCuda)).cpu().to_vector() == std::vector<float>{0, 1, 2});
+    CHECK(masked_select(xt, Tensor<bool>(xt > 2.0f)).cpu().to_vector() == std::vector<float>{3, 4, 5});
+    CHECK(xt.index({Tensor<bool>(xt > 2.0f)}).cpu().to_vector() == std::vector<float>{3, 4, 5});
+    const Tensor<bool> hm = tensor({true, false, false, true, true, true}).reshape({3, 2});
+    const Tensor<float> picked = xt.index({hm});
+    CHECK(picked.device().is_cuda());
+    CHECK(picked.cpu().to_vector() == std::vector<float>{0, 4, 2, 5});
+    CHECK(xt.index({Tensor<bool>(xt > 9.0f)}).numel() == 0);
+    // With a gradient: the positions are kept for the backward pass.
+    Tensor<float> w = arange(3, kFloat32).to(kCuda).requires_grad_();
+    Tensor<float>(w.index({tensor({true, false, true}).to(kCuda)}).sum()).backward();
+    CHECK(w.grad().cpu().to_vector() == std::vector<float>{1, 0, 1});
+}
+
 TEST_CASE("device index: host index tensors index a device tensor; device indices cannot index the host",
           "[device][index]") {
     const Tensor<float> xh = arange(6, kFloat32).reshape({2, 3});

@@ -9,9 +9,10 @@
 // a scatter-add (IndexBackward0), so duplicate positions accumulate. A value assigned to the
 // copy itself (`x.index({mask}) = v`) is written into x, as index_put_ (storage.hpp's WriteBack).
 //
-// On a device the positions stay there (a mask's come from a stream compaction), are checked
-// with one reduction, and the copy, the write and the gradient go through the result's source
-// offsets (backend/device/device_index.hpp). Index tensors on the host index a device tensor too
+// On a device x.index({mask}) with a mask of x's shape and no gradient is one stream compaction
+// of x's values. Otherwise the positions stay there (a mask's come from a stream compaction),
+// are checked with one reduction, and the copy, the write and the gradient go through the
+// result's source offsets (backend/device/device_index.hpp). Index tensors on the host index a device tensor too
 // (moved to it, as PyTorch does); device index tensors cannot index a host tensor.
 
 #include "tenet/config.hpp"
@@ -344,6 +345,28 @@ Tensor<T> advanced_index(const Tensor<T>& x, std::span<const TensorIndex> list) 
         record_view(x, view, "SelectBackward0");
         return view;
     }
+    // A value assigned to the result itself goes into x (index_put_ through the same list).
+    const auto write_back = [&](Tensor<T>& result) {
+        auto back = std::make_shared<WriteBackTo<T>>();
+        back->result = result.impl_ptr().get();
+        back->target = x;
+        back->indices.assign(indices.begin(), indices.end());
+        result.impl().storage->write_back = std::move(back);
+    };
+#if TENET_DEVICE_EVALUATOR
+    // x.index({mask}) on a device, the mask of x's shape, no gradient: one stream compaction
+    // straight from x's values (no positions, no offsets).
+    if (!x.is_cpu() && indices.size() == 1 && indices[0].kind() == TensorIndex::Kind::Indices &&
+        indices[0].tensor().dtype() == dtype_of<bool> && x.dim() > 0 && indices[0].tensor().sizes() == x.sizes() &&
+        (indices[0].tensor().is_cpu() || indices[0].tensor().device() == x.device()) &&
+        !(x.requires_grad() && autograd::GradMode::is_enabled())) {
+        const Tensor<bool> m = Tensor<bool>(indices[0].tensor().impl_ptr()).to(x.device());
+        Tensor<T> result = device_masked_values(x.data_ptr(), x.strides(), m.data_ptr(), m.strides(), x.sizes(),
+                                                x.device());
+        write_back(result);
+        return result;
+    }
+#endif
     auto [view, a] = resolve_index(x, std::span<const TensorIndex>(indices));
     Tensor<T> result(make_contiguous_impl(a.result_sizes, dtype_of<T>, x.device()));
     const T* from = static_cast<const T*>(view.impl().storage->data());
@@ -380,11 +403,7 @@ Tensor<T> advanced_index(const Tensor<T>& x, std::span<const TensorIndex> list) 
             return std::array<TensorBase, 1>{dx};
         },
         view);
-    auto back = std::make_shared<WriteBackTo<T>>();
-    back->result = result.impl_ptr().get();
-    back->target = x;
-    back->indices.assign(indices.begin(), indices.end());
-    result.impl().storage->write_back = std::move(back);
+    write_back(result);
     return result;
 }
 

@@ -9,6 +9,8 @@
 // the pairs, in index order (PyTorch's order on the CPU, so sums round as its do). On a device
 // the pairs are device tensors and the loops are kernels (backend/device/device_index.hpp): the
 // same results, sums within rounding (a target's values are folded before its old value).
+// gather's device forward needs no pairs: one thread per result element reads x through the
+// index (the pairs are built only for its gradient).
 
 #include "tenet/config.hpp"
 #include <algorithm>
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "tenet/backend/device/device_index.hpp"
+#include "tenet/core/grad_mode.hpp"
 #include "tenet/core/hooks.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/ops/creation.hpp"
@@ -660,6 +663,21 @@ Tensor<T> gather(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index) 
     detail::check_operands(op, x, index);
     dim = detail::index_dim(x, dim, op);
     detail::check_along_shapes(op, x.sizes(), dim, index.sizes(), nullptr);
+#if TENET_DEVICE_EVALUATOR
+    if (!index.is_cpu()) {
+        // One thread per result element reading x through the index directly (no pairs); the
+        // pairs only for a gradient.
+        const int64_t size = detail::nonempty_sizes(x.sizes())[static_cast<size_t>(dim)];
+        if (const auto v = detail::device_first_outside(index, 0, size))
+            detail::fail_out_of_bounds(op, *v, dim, size);
+        Tensor<T> r = empty<T>(index.sizes(), TensorOptions().device(x.device()));
+        detail::device_gather_along(r.data_ptr(), x.data_ptr(), x.strides(), dim, index);
+        if (FloatingElement<T> && x.requires_grad() && autograd::GradMode::is_enabled())
+            detail::record_gather_like("GatherBackward0", x, r,
+                                       detail::along_map(op, x.sizes(), dim, index, index.sizes()));
+        return r;
+    }
+#endif
     detail::IndexMap m = detail::along_map(op, x.sizes(), dim, index, index.sizes());
     Tensor<T> r = detail::gather_by_map(x, m, index.sizes());
     detail::record_gather_like("GatherBackward0", x, r, std::move(m));

@@ -7,7 +7,8 @@
 // where's (WhereBackward0 in PyTorch's naming), not MaskedFillBackward0. masked_select and
 // masked_scatter record MaskedSelectBackward0 / MaskedScatterBackward0; they and nonzero loop on
 // the host, and on a device compact the mask's positions (copy_if) and go through them
-// (backend/device/device_index.hpp).
+// (backend/device/device_index.hpp); masked_select's forward compacts x's values themselves
+// (the positions only for a gradient).
 // The in-place forms compute out of place and copy_ the result in (grad_fn CopyBackwards).
 
 #include "tenet/config.hpp"
@@ -19,6 +20,7 @@
 #include "tenet/backend/device/device_index.hpp"
 #include "tenet/backend/host/strided_loop.hpp"
 #include "tenet/core/errors.hpp"
+#include "tenet/core/grad_mode.hpp"
 #include "tenet/core/hooks.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr.hpp"
@@ -113,13 +115,17 @@ Tensor<T> masked_select(const Tensor<T>& x, const Tensor<bool>& mask) {
     const IntArray shape = detail::broadcast_shapes(x.sizes(), mask.sizes(), op);
 #if TENET_DEVICE_EVALUATOR
     if (!x.is_cpu()) {
-        // The selected places, their offsets in x (broadcast), and one gather through them.
-        const Tensor<int64_t> flat = detail::device_mask_positions(shape, mask);
+        // One stream compaction straight from x's values (both broadcast); the selected places
+        // only for a gradient.
         const IntArray xs = detail::expand_geometry(x.sizes(), x.strides(), shape, op).second;
-        const detail::DevicePairs read{detail::device_offsets_of(flat, shape, xs), Tensor<int64_t>()};
-        Tensor<T> out = empty<T>({flat.numel()}, TensorOptions().device(x.device()));
-        detail::device_gather_pairs(out.data_ptr(), static_cast<const T*>(detail::first_byte(x)), read, x.device());
+        const IntArray ms = detail::expand_geometry(mask.sizes(), mask.strides(), shape, op).second;
+        Tensor<T> out = detail::device_masked_values(static_cast<const T*>(detail::first_byte(x)), xs,
+                                                     static_cast<const bool*>(detail::first_byte(mask)), ms, shape,
+                                                     x.device());
         if constexpr (FloatingElement<T>) {
+            if (!x.requires_grad() || !autograd::GradMode::is_enabled())
+                return out;
+            const Tensor<int64_t> flat = detail::device_mask_positions(shape, mask);
             detail::record_function(
                 "MaskedSelectBackward0", out, {},
                 [flat, shape, sizes = x.sizes()](const TensorBase& grad) {

@@ -8,7 +8,8 @@
 // exact where the input has zeros (the first zero of a row gets the product of the others).
 //
 // Device tensors (where the device evaluator exists): cumsum and cumprod are one
-// inclusive_scan_by_key over the rows (backend/device/device_order.hpp), cummax, cummin and
+// inclusive_scan_by_key over the rows, or a plain inclusive_scan when there is one row
+// (backend/device/device_order.hpp), still accumulating in double; cummax, cummin and
 // logcumsumexp and the backward passes one device thread per row running the host's row
 // functor; every one with its gradient.
 

@@ -17,6 +17,8 @@
 #include <thrust/extrema.h>
 #include <thrust/find.h>
 #include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/discard_iterator.h>
 #include <thrust/reduce.h>
@@ -106,6 +108,45 @@ struct FlatPairs {
         at[k] = v < 0 ? v + numel : v;
         other[k] = k;
     }
+};
+
+/// gather's result element k (row-major over index's sizes): x at k's coordinate, with the
+/// index's value at coordinate dim.
+template <class T, class I>
+struct GatherAlong {
+    const T* x;
+    const I* index;
+    T* out;
+    int dim;
+    DimTable shape;  // sizes: index's; strides: x's
+    DimTable index_layout;  // strides: index's
+    TENET_HD void operator()(int64_t k) const {
+        int64_t rest = k, a = 0, b = 0;
+        for (int d = shape.nd - 1; d >= 0; --d) {
+            const int64_t c = rest % shape.sizes[d];
+            rest /= shape.sizes[d];
+            if (d != dim) a += c * shape.strides[d];
+            b += c * index_layout.strides[d];
+        }
+        out[k] = x[a + static_cast<int64_t>(index[b]) * shape.strides[dim]];
+    }
+};
+
+/// Element f (row-major) of a strided layout, operand `which` of a two-operand loop (0: the
+/// values, 1: the mask).
+template <class T, int which>
+struct LoopRead {
+    const T* first;
+    detail::DeviceLoop<2> loop;
+    TENET_HD T operator()(int64_t f) const {
+        int64_t off[2];
+        loop.offsets(f, off);
+        return first[off[which]];
+    }
+};
+
+struct IsTrue {
+    TENET_HD bool operator()(bool b) const { return b; }
 };
 
 template <class T>
@@ -424,6 +465,48 @@ Tensor<int64_t> device_nonzero_positions(const T* first, const IntArray& sizes, 
     Tensor<int64_t> out = kernels::device_longs(count, device);
     if (count > 0) thrust::copy_if(thrust::device, begin, begin + loop.numel, kernels::dptr(out.data_ptr()), pred);
     kernels::check_launch("nonzero");
+    return out;
+}
+
+template <class T, class I>
+void device_gather_along(T* out, const T* x, const IntArray& x_strides, int64_t dim, const Tensor<I>& index) {
+    const int64_t n = index.numel();
+    if (n == 0) return;
+    const IntArray shape = index.dim() == 0 ? IntArray{1} : index.sizes();
+    DeviceGuard guard(index.device());
+    kernels::for_each_index(n,
+                            kernels::GatherAlong<T, I>{x, index.data_ptr(), out, static_cast<int>(dim),
+                                                       kernels::dim_table(shape, x_strides, "gather"),
+                                                       kernels::dim_table(shape, index.strides(), "gather")},
+                            "gather");
+}
+
+template <class T>
+Tensor<T> device_masked_values(const T* x, const IntArray& x_strides, const bool* mask, const IntArray& mask_strides,
+                               const IntArray& sizes, Device device) {
+    const DeviceLoop<2> loop = make_device_loop<2>(sizes, {x_strides, mask_strides}, "masked_select");
+    const int64_t n = loop.numel;
+    DeviceGuard guard(device);
+    kernels::launch_counter().fetch_add(1, std::memory_order_relaxed);
+    const auto begin = thrust::counting_iterator<int64_t>(0);
+    const auto m = kernels::dptr(const_cast<bool*>(mask));
+    const bool flat = loop.flat();  // both contiguous over the loop: plain pointers
+    const int64_t count = flat ? thrust::count_if(thrust::device, m, m + n, kernels::IsTrue{})
+                               : thrust::count_if(thrust::device, begin, begin + n,
+                                                  kernels::LoopRead<bool, 1>{mask, loop});
+    Tensor<T> out(make_contiguous_impl(IntArray{count}, dtype_of<T>, device));
+    if (count > 0) {
+        const auto o = kernels::dptr(out.data_ptr());
+        if (flat) {
+            const auto v = kernels::dptr(const_cast<T*>(x));
+            thrust::copy_if(thrust::device, v, v + n, m, o, kernels::IsTrue{});
+        } else {
+            const auto v = thrust::make_transform_iterator(begin, kernels::LoopRead<T, 0>{x, loop});
+            const auto st = thrust::make_transform_iterator(begin, kernels::LoopRead<bool, 1>{mask, loop});
+            thrust::copy_if(thrust::device, v, v + n, st, o, kernels::IsTrue{});
+        }
+    }
+    kernels::check_launch("masked_select");
     return out;
 }
 

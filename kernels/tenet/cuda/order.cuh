@@ -14,6 +14,7 @@
 #include <thrust/device_ptr.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/scan.h>
 #include <thrust/sequence.h>
@@ -70,12 +71,24 @@ struct GatherSorted {
 /// A scan's input read at position j of row order, as the accumulator type A (wrapping integers:
 /// their two's complement bits in uint64).
 template <class A, class T>
+struct ScanAcc {
+    TENET_HD A operator()(T v) const {
+        if constexpr (FloatingElement<A>) return convert<A>(v);
+        else return static_cast<A>(convert<int64_t>(v));
+    }
+};
+template <class A, class T>
 struct ScanLoad {
     const T* x;
     RowOrderOffset at;
-    TENET_HD A operator()(int64_t j) const {
-        if constexpr (FloatingElement<A>) return convert<A>(x[at(j)]);
-        else return static_cast<A>(convert<int64_t>(x[at(j)]));
+    TENET_HD A operator()(int64_t j) const { return ScanAcc<A, T>{}(x[at(j)]); }
+};
+/// An accumulated value as the result type.
+template <class A, class R>
+struct ScanConvert {
+    TENET_HD R operator()(A a) const {
+        if constexpr (FloatingElement<A>) return convert<R>(a);
+        else return convert<R>(static_cast<int64_t>(a));
     }
 };
 template <class A, class R>
@@ -83,10 +96,7 @@ struct ScanStore {
     const A* acc;
     R* y;
     RowOrderOffset at;
-    TENET_HD void operator()(int64_t j) const {
-        if constexpr (FloatingElement<A>) y[at(j)] = convert<R>(acc[j]);
-        else y[at(j)] = convert<R>(static_cast<int64_t>(acc[j]));
-    }
+    TENET_HD void operator()(int64_t j) const { y[at(j)] = ScanConvert<A, R>{}(acc[j]); }
 };
 
 /// Scratch device memory for `count` elements of A (kept alive by the returned tensor).
@@ -145,13 +155,31 @@ void device_scan_rows(const Tensor<T>& x, const Tensor<R>& y, const DimSplit& s,
     if (total == 0) return;
     const Device device = x.device();
     const kernels::RowOrderOffset at{s.n, s.inner, reverse};
-    A* acc;
-    const TensorBase keep = kernels::scratch(total, device, acc);
     const auto positions = thrust::counting_iterator<int64_t>(0);
-    const auto rows = thrust::make_transform_iterator(positions, kernels::RowOf{s.n});
     const auto in = thrust::make_transform_iterator(positions, kernels::ScanLoad<A, T>{x.data_ptr(), at});
     kernels::launch_counter().fetch_add(1, std::memory_order_relaxed);
-    if (kind == ScanKind::Sum)
+    const bool one_row = total == s.n;
+    if (one_row && !reverse) {  // a plain scan over x, no keys, converted on the way out (no scratch)
+        const auto flat_in = thrust::make_transform_iterator(thrust::device_pointer_cast(x.data_ptr()),
+                                                        kernels::ScanAcc<A, T>{});
+        const auto out = thrust::make_transform_output_iterator(thrust::device_pointer_cast(y.data_ptr()),
+                                                                kernels::ScanConvert<A, R>{});
+        if (kind == ScanKind::Sum)
+            thrust::inclusive_scan(thrust::device, flat_in, flat_in + total, out, thrust::plus<A>());
+        else
+            thrust::inclusive_scan(thrust::device, flat_in, flat_in + total, out, thrust::multiplies<A>());
+        kernels::check_launch(kind == ScanKind::Sum ? "cumsum" : "cumprod");
+        return;
+    }
+    A* acc;
+    const TensorBase keep = kernels::scratch(total, device, acc);
+    const auto rows = thrust::make_transform_iterator(positions, kernels::RowOf{s.n});
+    if (one_row && kind == ScanKind::Sum)
+        thrust::inclusive_scan(thrust::device, in, in + total, thrust::device_pointer_cast(acc), thrust::plus<A>());
+    else if (one_row)
+        thrust::inclusive_scan(thrust::device, in, in + total, thrust::device_pointer_cast(acc),
+                               thrust::multiplies<A>());
+    else if (kind == ScanKind::Sum)
         thrust::inclusive_scan_by_key(thrust::device, rows, rows + total, in, thrust::device_pointer_cast(acc),
                                       thrust::equal_to<int64_t>(), thrust::plus<A>());
     else

@@ -54,6 +54,12 @@ std::optional<int64_t> device_first_outside(const Tensor<I>& index, int64_t lo, 
 template <class I>
 DevicePairs device_along_pairs(const IntArray& self_sizes, int64_t dim, const Tensor<I>& index,
                                const IntArray& other_sizes);
+/// gather's forward without pairs: out (contiguous, index's shape) = x at each index element's
+/// coordinate with coordinate dim replaced by the index's value (x and index strided, strides in
+/// elements, empty for 0-d; values already checked in range). One thread per output element.
+template <class T, class I>
+void device_gather_along(T* out, const T* x, const IntArray& x_strides, int64_t dim, const Tensor<I>& index);
+
 /// The index_* ops' pairs (slice_map): slice index[k] (negatives wrapped) of self along dim and
 /// slice k of other (other_n slices along dim).
 template <class I>
@@ -82,6 +88,13 @@ void device_reduce_pairs(T* dst, const DevicePairs& m, const T* src, T value, In
 template <class T>
 Tensor<int64_t> device_nonzero_positions(const T* first, const IntArray& sizes, const IntArray& strides,
                                          Device device);
+/// masked_select's forward without positions: the elements of x (first element `x`, strides
+/// `x_strides` over `sizes`) where the bool mask (`mask`, `mask_strides` over `sizes`, 0 where
+/// broadcast) holds, in row-major order, as a 1-D device tensor: a count, then one stream
+/// compaction straight from the values.
+template <class T>
+Tensor<T> device_masked_values(const T* x, const IntArray& x_strides, const bool* mask, const IntArray& mask_strides,
+                               const IntArray& sizes, Device device);
 /// flat's positions as coordinates over `sizes`: [n, sizes.size()].
 template <class I>
 Tensor<int64_t> device_unravel(const Tensor<I>& flat, const IntArray& sizes);
