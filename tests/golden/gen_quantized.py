@@ -56,6 +56,11 @@ add_input("a64", randn(2, 64, scale=2.0))
 add_input("b64", randn(2, 64, scale=2.0))
 add_input("c16", randn(4, 16, scale=50.0))
 add_input("d16", randn(4, 16, scale=50.0))
+# Broadcast operands: the inner dims stay whole AVX2 blocks, or broadcast one value across one.
+add_input("b64row", randn(64, scale=2.0))
+add_input("b64col", randn(2, 1, scale=2.0))
+add_input("d16row", randn(16, scale=50.0))
+add_input("d16col", randn(4, 1, scale=50.0))
 
 for x in ["r1", "r2", "r3", "ties", "wide", "special", "s0", "e0", "e2"]:
     for dt in DTYPES:
@@ -103,7 +108,9 @@ for x, axis, sc, zp in [("r2", 0, "sc3", "zp3"), ("r2", 1, "sc4", "zp4"), ("r2",
             r = repr(q).replace("torch.", "tenet.").replace("\n", "\\n")
             lines.append(f"print quantize_per_channel {args_text(kw)} | {r}")
 
-for a, b, dts in [("a64", "b64", ["quint8", "qint8"]), ("c16", "d16", ["qint32"])]:
+BROADCAST = [("a64", "b64row", ["quint8", "qint8"]), ("a64", "b64col", ["quint8", "qint8"]),
+             ("b64row", "a64", ["quint8"]), ("c16", "d16row", ["qint32"]), ("d16col", "c16", ["qint32"])]
+for a, b, dts in [("a64", "b64", ["quint8", "qint8"]), ("c16", "d16", ["qint32"])] + BROADCAST:
     for dt in dts:
         for sa, za, sb, zb, scale, zp in [(0.05, 10, 0.03, 20, 0.07, 30), (0.02, 0, 0.02, 0, 0.04, 0),
                                           (0.1, 3, 0.013, -2, 0.3, 5), (0.5, 100, 0.25, 50, 0.01, 127)]:
@@ -115,6 +122,8 @@ for a, b, dts in [("a64", "b64", ["quint8", "qint8"]), ("c16", "d16", ["qint32"]
             qb = torch.quantize_per_tensor(inputs[b], sb, zb, DTYPES[dt])
             kw = {"a": a, "sa": sa, "za": za, "b": b, "sb": sb, "zb": zb, "scale": scale, "zp": zp, "dtype": dt}
             for op in ("add", "mul"):
+                # PyTorch computes into the first operand's shape and resizes it when the
+                # operands broadcast past it (with a warning); the values are the broadcast's.
                 r = getattr(torch.ops.quantized, op)(qa, qb, scale, zp)
                 lines.append(f"case {op} {args_text(kw)} | {tensor_text(r.int_repr().long())}")
 
