@@ -15,7 +15,7 @@ using namespace sparse_cases;
 TEST_CASE("sparse: gradients of mm, addmm, sparse::mm and to_dense as PyTorch", "[sparse][autograd]") {
     std::map<std::string, int> seen;
     for (const Case& c : cases().cases) {
-        if (c.kind != "case" || c.op.rfind("grad_", 0) != 0) continue;
+        if (c.kind != "case" || c.op.rfind("grad_", 0) != 0 || c.op == "grad_leaf") continue;
         INFO(c.line.substr(0, 200));
         ++seen[c.op];
         const Tensor<float> vals = in<float>(c, "val").requires_grad_();
@@ -51,6 +51,52 @@ TEST_CASE("sparse: gradients of mm, addmm, sparse::mm and to_dense as PyTorch", 
     CHECK(seen["grad_smm"] == 6);
     CHECK(seen["grad_addmm"] == 18);
     CHECK(seen["grad_to_dense"] == 8);
+}
+
+TEST_CASE("sparse: a sparse leaf's grad is sparse, as PyTorch's", "[sparse][autograd]") {
+    int n = 0;
+    for (const Case& c : cases().cases) {
+        if (c.kind != "case" || c.op != "grad_leaf") continue;
+        INFO(c.line.substr(0, 200));
+        SparseTensor<float> s = operand(c);
+        CHECK(s.is_leaf());
+        s.requires_grad_();
+        CHECK(s.requires_grad());
+        CHECK(s.is_leaf());
+        CHECK(!s.grad().defined());
+        Tensor<float> r;
+        if (c.arg("via") == "to_dense") r = s.to_dense();
+        else if (c.arg("via") == "scale_add") r = (s * 1.5f + s).to_dense();
+        else r = sparse::mm(s, in<float>(c, "d"));
+        r.backward(in<float>(c, "g"));
+        const SparseTensor<float> g = s.grad();
+        REQUIRE(g.defined());
+        // PyTorch's grad is sorted and unique but not always flagged coalesced; tenet's is.
+        CHECK(g.is_coalesced());
+        golden::compare(golden::parse_part(c.parts.at(0)), g._indices(), 0.0);
+        golden::compare(golden::parse_part(c.parts.at(1)), g._values(), 1e-6);
+        CHECK(g.sizes() == s.sizes());
+        CHECK(!g.requires_grad());
+        s.reset_grad();
+        CHECK(!s.grad().defined());
+        ++n;
+    }
+    CHECK(n == 22);
+    // The leaf does not make the tensor its values came from require grad.
+    const auto v = tensor<float>({1.0f, 2.0f});
+    auto s = sparse_coo_tensor(tensor<int64_t>({{0, 1}}), v, {3}).requires_grad_();
+    CHECK(!v.requires_grad());
+    // Accumulates over passes, as a dense leaf.
+    s.to_dense().sum().backward();
+    s.to_dense().sum().backward();
+    golden::compare(golden::parse_part("float32 1 2 2 2 2"), s.grad()._values(), 0.0);
+    // Only a leaf can stop requiring grad.
+    auto t = s * 2.0f;
+    CHECK(!t.is_leaf());
+    TENET_REQUIRE_THROWS(t.requires_grad_(false), error,
+                         Catch::Contains("you can only change requires_grad flags of leaf variables"));
+    TENET_REQUIRE_THROWS(sparse_coo_tensor(tensor<int64_t>({{0}}), tensor<int64_t>({1}), {2}).requires_grad_(), dtype_error,
+                         Catch::Contains("requires_grad_: only Tensors of floating point dtype can require gradients"));
 }
 
 TEST_CASE("sparse: gradcheck through the values and the dense operands", "[sparse][autograd]") {

@@ -7,11 +7,14 @@
 // PyTorch an uncoalesced tensor may hold an index more than once (the values add up) and in any
 // order; coalesce() sorts the indices (row-major) and sums the duplicates. Host only.
 //
-// Autograd: a SparseTensor has no grad of its own; its values tensor carries it. Built from
-// values that require grad, coalesce (CoalesceBackward0), to_dense (ToDenseBackward0) and
-// sparse::mm (sparse/matmul.hpp) send gradients back to those values, as PyTorch's gradient of
+// Autograd: the values tensor carries a SparseTensor's gradient. Built from values that require
+// grad, coalesce (CoalesceBackward0), to_dense (ToDenseBackward0) and sparse::mm
+// (sparse/matmul.hpp) send gradients back to those values, as PyTorch's gradient of
 // sparse_coo_tensor(indices, values, size) reaches `values`: each stored entry, duplicates
-// included, gets the gradient at its index.
+// included, gets the gradient at its index. A SparseTensor can also be a leaf itself
+// (requires_grad_()); its grad() is then sparse, as PyTorch's: the gradient at each of its
+// indices, coalesced. Every op here is a function of the dense equivalent, so the duplicates of
+// an index all hold that index's gradient, and grad() keeps one of them.
 
 #include "tenet/config.hpp"
 #include <algorithm>
@@ -97,10 +100,31 @@ public:
 
     /// The coalesced tensor: indices sorted row-major and unique, duplicates' values summed in
     /// their stored order. Returns *this when already coalesced.
-    SparseTensor coalesce() const;
+    SparseTensor coalesce() const { return coalesce_values(true); }
     /// The dense tensor: zeros plus every stored value added at its index.
     Tensor<T> to_dense() const;
 
+    /// Makes this sparse tensor a leaf that requires grad (or no longer requires it), as
+    /// PyTorch's `s.requires_grad_()`: its stored values, detached from what made them, become
+    /// the leaf. Throws error when turning it off on a non-leaf, and dtype_error for a
+    /// non-floating T.
+    SparseTensor& requires_grad_(bool requires_grad = true) {
+        if (requires_grad && values_.is_leaf() && !values_.requires_grad()) values_ = values_.detach();
+        values_.requires_grad_(requires_grad);
+        return *this;
+    }
+    bool requires_grad() const { return values_.requires_grad(); }
+    bool is_leaf() const { return values_.is_leaf(); }
+    /// The accumulated gradient of a leaf, sparse (PyTorch's `s.grad`): the gradient at each
+    /// stored index, coalesced. Undefined before a backward pass reaches it.
+    SparseTensor grad() const {
+        const Tensor<T> g = values_.grad();
+        if (!g.defined()) return SparseTensor();
+        NoGradGuard no_grad;
+        return SparseTensor(indices_, g, size_, coalesced_).coalesce_values(false);
+    }
+    /// Drops the accumulated gradient (PyTorch's `s.grad = None`).
+    void reset_grad() const { values_.reset_grad(); }
     /// The linear index of entry k over the sparse dims (row-major).
     int64_t linear_index(int64_t k) const {
         const int64_t* ix = indices_.data_ptr();
@@ -117,6 +141,8 @@ public:
     }
 
 private:
+    /// coalesce(): duplicates' values summed (`sum`), or the first one kept (grad()).
+    SparseTensor coalesce_values(bool sum) const;
     void require_coalesced(const char* op) const {
         if (!coalesced_)
             detail::fail<error>(op, ": cannot get ", op, " on an uncoalesced tensor; call .coalesce() first");
@@ -169,7 +195,7 @@ SparseTensor<T> sparse_coo_tensor(const Tensor<int64_t>& indices, const Tensor<T
 }
 
 template <class T>
-SparseTensor<T> SparseTensor<T>::coalesce() const {
+SparseTensor<T> SparseTensor<T>::coalesce_values(bool sum) const {
     if (coalesced_) return *this;
     const int64_t n = nnz(), sd = sparse_dim(), row = row_size();
     std::vector<int64_t> lin(static_cast<size_t>(n)), order(static_cast<size_t>(n));
@@ -199,7 +225,7 @@ SparseTensor<T> SparseTensor<T>::coalesce() const {
             last = l;
             for (int64_t d = 0; d < sd; ++d) dst_ix[d * unique + u] = src_ix[d * n + s];
             std::copy(src_v + s * row, src_v + (s + 1) * row, dst_v + u * row);
-        } else {
+        } else if (sum) {
             for (int64_t e = 0; e < row; ++e) dst_v[u * row + e] += src_v[s * row + e];
         }
         dest[static_cast<size_t>(s)] = u;
