@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -98,6 +100,20 @@ inline std::filesystem::path golden_path(const char* source, const char* name) {
 }
 
 /// Reads a golden file (golden_path finds it).
+inline GoldenFile read_golden(const std::filesystem::path& path);
+
+/// The golden file `name` beside the test file `source` (pass __FILE__), read once per program:
+/// every test case, and every test file that reads the same data, shares one parse.
+inline const GoldenFile& cached(const char* source, const char* name) {
+    static std::mutex mutex;
+    static std::map<std::filesystem::path, std::unique_ptr<const GoldenFile>> files;
+    const std::filesystem::path path = golden_path(source, name);
+    std::lock_guard lock(mutex);
+    std::unique_ptr<const GoldenFile>& file = files[std::filesystem::weakly_canonical(path)];
+    if (!file) file = std::make_unique<const GoldenFile>(read_golden(path));
+    return *file;
+}
+
 inline GoldenFile read_golden(const std::filesystem::path& path) {
     GoldenFile c;
     std::ifstream file(path);

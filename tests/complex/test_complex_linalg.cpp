@@ -19,10 +19,7 @@ using c128 = complex<double>;
 
 namespace {
 
-const GoldenFile& cases() {
-    static const GoldenFile f = golden::read_golden(golden::golden_path(__FILE__, "complex_linalg_cases.txt"));
-    return f;
-}
+const GoldenFile& cases() { return golden::cached(__FILE__, "complex_linalg_cases.txt"); }
 const Golden& input_of(const Case& c, const std::string& key) { return cases().inputs.at(c.arg(key)); }
 
 /// The tolerance of a comparison of results of magnitude about 1 in T's precision.

@@ -20,11 +20,7 @@ using namespace tenet::indexing;
 
 namespace {
 
-const golden::GoldenFile& cases() {
-    static const golden::GoldenFile all =
-        golden::read_golden(golden::golden_path(__FILE__, "advanced_index_cases.txt"));
-    return all;
-}
+const golden::GoldenFile& cases() { return golden::cached(__FILE__, "advanced_index_cases.txt"); }
 
 using golden::Case;
 

@@ -28,10 +28,7 @@ using tenet_fft_test::numbers;
 
 namespace {
 
-const GoldenFile& cases() {
-    static const GoldenFile f = golden::read_golden(golden::golden_path(__FILE__, "fft_cases.txt"));
-    return f;
-}
+const GoldenFile& cases() { return golden::cached(__FILE__, "fft_cases.txt"); }
 
 std::optional<IntArray> list_arg(const Case& c, const std::string& key) {
     if (!c.has(key) || c.arg(key) == "none") return std::nullopt;

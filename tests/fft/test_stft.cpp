@@ -24,10 +24,7 @@ using tenet_fft_test::numbers;
 
 namespace {
 
-const GoldenFile& cases() {
-    static const GoldenFile f = golden::read_golden(golden::golden_path(__FILE__, "stft_cases.txt"));
-    return f;
-}
+const GoldenFile& cases() { return golden::cached(__FILE__, "stft_cases.txt"); }
 
 /// f.template operator()<T>() for the signal dtypes stft takes.
 template <class F>

@@ -15,10 +15,7 @@ using golden::GoldenFile;
 
 namespace {
 
-const GoldenFile& cases() {
-    static const GoldenFile f = golden::read_golden(golden::golden_path(__FILE__, "windows_cases.txt"));
-    return f;
-}
+const GoldenFile& cases() { return golden::cached(__FILE__, "windows_cases.txt"); }
 
 /// The window or frequencies a case names, of element type T.
 template <class T>

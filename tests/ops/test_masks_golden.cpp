@@ -21,10 +21,7 @@ using namespace tenet;
 
 namespace {
 
-const golden::GoldenFile& cases() {
-    static const golden::GoldenFile all = golden::read_golden(golden::golden_path(__FILE__, "masks_cases.txt"));
-    return all;
-}
+const golden::GoldenFile& cases() { return golden::cached(__FILE__, "masks_cases.txt"); }
 
 using golden::Case;
 

@@ -34,11 +34,7 @@ namespace F = tenet::nn::functional;
 
 namespace {
 
-const golden::GoldenFile& cases() {
-    static const golden::GoldenFile all =
-        golden::read_golden(golden::golden_path(__FILE__, "stats_cases.txt"));
-    return all;
-}
+const golden::GoldenFile& cases() { return golden::cached(__FILE__, "stats_cases.txt"); }
 
 using golden::Case;
 using golden::Golden;

@@ -18,11 +18,7 @@ using namespace tenet;
 
 namespace {
 
-const golden::GoldenFile& cases() {
-    static const golden::GoldenFile all =
-        golden::read_golden(golden::golden_path(__FILE__, "optim_cases.txt"));
-    return all;
-}
+const golden::GoldenFile& cases() { return golden::cached(__FILE__, "optim_cases.txt"); }
 
 std::pair<double, double> betas(const golden::Case& c) {
     if (!c.has("betas")) return {0.9, 0.999};

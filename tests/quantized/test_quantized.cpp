@@ -14,10 +14,7 @@ using golden::GoldenFile;
 
 namespace {
 
-const GoldenFile& cases() {
-    static const GoldenFile f = golden::read_golden(golden::golden_path(__FILE__, "quantized_cases.txt"));
-    return f;
-}
+const GoldenFile& cases() { return golden::cached(__FILE__, "quantized_cases.txt"); }
 
 QDType qdtype(const std::string& name) {
     if (name == "quint8") return kQUInt8;

@@ -14,10 +14,7 @@ using namespace tenet;
 using golden::Case;
 using golden::GoldenFile;
 
-inline const GoldenFile& cases() {
-    static const GoldenFile f = golden::read_golden(golden::golden_path(__FILE__, "sparse_cases.txt"));
-    return f;
-}
+inline const GoldenFile& cases() { return golden::cached(__FILE__, "sparse_cases.txt"); }
 
 template <class T>
 Tensor<T> in(const Case& c, const std::string& key) {
