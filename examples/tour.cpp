@@ -3,7 +3,9 @@
 // Each step mirrors a PyTorch snippet from the tutorials tenet follows; the output
 // is what PyTorch prints for the same tensors.
 
-#include <tenet/interop.hpp>  // Eigen maps, spans, DLPack
+#include <tenet/interop.hpp>    // Eigen maps, spans, DLPack
+#include <tenet/quantized.hpp>  // quantized tensors
+#include <tenet/sparse.hpp>     // sparse COO tensors
 #include <tenet/tenet.hpp>
 #if TENET_HAVE_LIBZIP
 #include <tenet/files.hpp>  // .npy, .npz, PyTorch's .pt (needs libzip)
@@ -26,6 +28,7 @@ using namespace tenet::indexing;
 static void section(const char* title) { std::cout << "\n== " << title << " ==\n"; }
 static void autograd_section();
 static void interop_and_files_section();
+static void layouts_section();
 
 int main() {
     std::cout << "tenet " << version() << "\n";
@@ -242,6 +245,9 @@ int main() {
     section("Interop and files");
     interop_and_files_section();
 
+    section("Other kinds of tensors: sparse, quantized");
+    layouts_section();
+
     section("Devices");
     // This tour is compiled by the host compiler: CUDA tensors need a translation unit built by
     // nvcc (examples/devices.cpp shows them). The idiom picks whatever is there.
@@ -337,4 +343,23 @@ static void interop_and_files_section() {
     std::cout << load_h5(h5, "train/x", {Slice(2, 8, 2), Slice(None, 5)}).as<float>() << "\n";
     std::remove(h5.c_str());
 #endif
+}
+
+static void layouts_section() {
+    // Sparse COO: only the nonzero entries are stored (the seed's 3 x 3 example).
+    const auto indices = tensor<int64_t>({{0, 1, 1}, {2, 0, 2}});  // rows, then columns
+    const auto sparse = sparse_coo_tensor(indices, tensor<int64_t>({3, 4, 5}), {3, 3});
+    std::cout << sparse << "\n";
+    const Tensor<int64_t> dense = sparse.to_dense();  // sparse -> dense
+    std::cout << dense << "\n";
+    std::cout << "to_sparse() again: nnz=" << to_sparse(dense)._nnz() << "\n";  // dense -> sparse
+    const auto w = tensor<float>({{0.5f, -1.0f, 2.0f}, {1.5f, 0.25f, 0.0f}, {-2.0f, 1.0f, 0.5f}});
+    std::cout << "sparse @ dense:\n" << mm(sparse_coo_tensor(indices, tensor<float>({3, 4, 5}), {3, 3}), w) << "\n";
+
+    // Quantized: 8-bit integers with a scale and a zero point, for smaller, faster inference.
+    const auto x = tensor<float>({{0.31f, -1.27f, 0.05f}, {2.5f, -0.4f, 1.0f}});
+    const QuantizedTensor xq = quantize_per_tensor(x, /*scale=*/0.1, /*zero_point=*/0, kQInt8);
+    std::cout << xq << "\n";
+    std::cout << "int_repr: " << xq.int_repr().as<int8_t>() << "\n";
+    std::cout << "dequantize: " << dequantize(xq) << "\n";
 }
