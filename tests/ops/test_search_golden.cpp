@@ -1,9 +1,9 @@
 // PyTorch's searchsorted, bucketize, unique, bincount, histc, histogram, quantile, mode and aminmax,
 // read as data at run time from stats_cases.txt (tests/golden/gen_stats.py writes it; the format is
 // described there), compared as tests/golden_data.hpp compares. A placed file
-// (tests/CMakeLists.txt): searchsorted and bucketize run where tests/placement.hpp puts their
-// inputs, the other ops (host-only: unique, counting, quantile, mode) on the host
-// alone, and on a device they must refuse by name.
+// (tests/CMakeLists.txt): searchsorted, bucketize, quantile, nanquantile and aminmax run where
+// tests/placement.hpp puts their inputs, the other ops (host-only: unique, counting, mode) on the
+// host alone, and on a device they must refuse by name.
 #include <catch2/catch.hpp>
 #include <tenet/tenet.hpp>
 
@@ -115,8 +115,7 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
 const std::set<std::string> kNamedNodes = {"mode"};
 
 /// The ops that run on the host only (their kernels are host loops).
-const std::set<std::string> kHostOnly = {"unique", "unique_consecutive", "bincount", "histc", "histogram",
-                                         "quantile", "nanquantile", "mode"};
+const std::set<std::string> kHostOnly = {"unique", "unique_consecutive", "bincount", "histc", "histogram", "mode"};
 
 void run_ops(const std::set<std::string>& ops) {
     golden::run_ops(cases(), ops, kNamedNodes, kHostOnly,
@@ -150,7 +149,8 @@ TEST_CASE("host-only order statistics and counting refuse device tensors by name
     const Tensor<float> x = placement::place(tensor({3.0f, 1.0f, 2.0f, 1.0f}));
     const Tensor<int64_t> i = placement::place(tensor({3L, 1L, 2L}));
     CHECK_THROWS_WITH(mode(x), Catch::Contains("mode") && Catch::Contains("cuda"));
-    CHECK_THROWS_AS(quantile(x, 0.5), device_error);
+    // quantile's q must be on the input's device, as PyTorch's.
+    CHECK_THROWS_WITH(quantile(x, tensor({0.5f})), Catch::Contains("same device"));
     CHECK_THROWS_AS(unique(x), device_error);
     CHECK_THROWS_AS(bincount(i), device_error);
     CHECK_THROWS_AS(x.histc(4, 0, 3), device_error);

@@ -1,6 +1,7 @@
 #pragma once
 // quantile and nanquantile, as PyTorch's: the q-th quantiles of all elements or along a dim, with
-// the five interpolation modes. Host tensors, floating types; differentiable.
+// the five interpolation modes. Floating types; differentiable. On the host, one loop; on a
+// device, composed of device ops (sort, count, gather, lerp), with the same arithmetic.
 //
 // Each row is sorted (NaN last), and q becomes a rank in the element type as PyTorch computes it:
 // q * (n - 1), or q * (count of numbers - 1) for nanquantile; a row with a NaN has the last
@@ -45,11 +46,51 @@ T lerp_value(T a, T b, T w) {
     return w < T(0.5) ? a + w * (b - a) : b - (b - a) * (T(1) - w);
 }
 
+/// quantile of a tensor on a device, composed of device ops: each line sorted (NaN last), each
+/// q's rank from its line's count of numbers, computed in T as the host loop computes it, then
+/// the elements at floor and ceil of the rank gathered and lerped. The gradient flows back
+/// through gather and sort to the same two elements, with the same weights. `out` is the
+/// result's shape; `qs` holds the q values on the host.
+template <class T>
+Tensor<T> quantile_composed(const Tensor<T>& input, const Tensor<T>& qs, bool q_scalar, const IntArray& out,
+                            std::optional<int64_t> dim, QuantileMode mode, bool ignore_nan, const char* op) {
+    const int64_t d = dim ? sort_dim(input, *dim, op) : 0;
+    const Tensor<T> x = dim && input.dim() > 0 ? input : input.reshape({-1});
+    const Tensor<T> sorted = sort(x, d).values;
+    const int64_t n = x.size(d);
+    // The count of numbers in each line (NaNs sort last), as T: [..., 1, ...].
+    const Tensor<T> numbers = Tensor<int64_t>(logical_not(isnan(sorted)).sum(IntArray{d}, true)).template to<T>();
+    IntArray each = out;  // one q's result shape
+    if (!q_scalar) each.erase(0);
+    std::vector<Tensor<T>> results;
+    for (int64_t j = 0; j < qs.numel(); ++j) {
+        const T qj = qs.data_ptr()[j];
+        // (A where() of two numbers would compute in the default dtype, float32.)
+        Tensor<T> rank = ignore_nan ? Tensor<T>(maximum(qj * (numbers - T(1)), T(0)))
+                                    : Tensor<T>(where(numbers < T(n), T(n - 1), full_like(numbers, qj * T(n - 1))));
+        if (mode == QuantileMode::Lower) rank = floor(rank);
+        else if (mode == QuantileMode::Higher) rank = ceil(rank);
+        else if (mode == QuantileMode::Nearest) rank = round(rank);  // half to even, as the host's nearbyint
+        const Tensor<T> lo = floor(rank), hi = ceil(rank);
+        const Tensor<T> a = gather(sorted, d, lo.template to<int64_t>());
+        Tensor<T> r;
+        if (mode == QuantileMode::Linear || mode == QuantileMode::Midpoint) {
+            const Tensor<T> b = gather(sorted, d, hi.template to<int64_t>());
+            r = mode == QuantileMode::Midpoint ? Tensor<T>(lerp(a, b, T(0.5))) : Tensor<T>(lerp(a, b, rank - lo));
+        } else {
+            r = a;
+        }
+        results.push_back(r.reshape(each));
+    }
+    return q_scalar ? results[0] : stack(results, 0);
+}
+
 template <class T>
 Tensor<T> quantile_impl(const Tensor<T>& input, const Tensor<T>& q, bool q_scalar, std::optional<int64_t> dim,
                         bool keepdim, std::string_view interpolation, bool ignore_nan, const char* op) {
-    check_host_access(input, op);
-    check_host_access(q, op);
+    if (input.device() != q.device())
+        fail<device_error>(op, "() q tensor must be on the same device as the input tensor (got ", q.device(),
+                           " and ", input.device(), ")");
     if constexpr (!FloatingElement<T>) {
         fail<dtype_error>(op, "() input tensor must be either float or double dtype, got ", input.dtype().name());
     } else {
@@ -58,7 +99,7 @@ Tensor<T> quantile_impl(const Tensor<T>& input, const Tensor<T>& q, bool q_scala
         if (q.dim() > 1)
             fail<value_error>(op, "() q must be a scalar or 1D tensor, got a tensor of shape ", q.sizes());
         const QuantileMode mode = quantile_mode(interpolation, op);
-        const Tensor<T> qs = q.contiguous();
+        const Tensor<T> qs = q.cpu().contiguous();
         for (int64_t j = 0; j < qs.numel(); ++j) {
             const T v = qs.data_ptr()[j];
             if (!(v >= T(0) && v <= T(1)))
@@ -76,6 +117,7 @@ Tensor<T> quantile_impl(const Tensor<T>& input, const Tensor<T>& q, bool q_scala
                 out.push_back(input.size(k));
             else if (keepdim)
                 out.push_back(1);
+        if (!input.is_cpu()) return quantile_composed(input, qs, q_scalar, out, dim, mode, ignore_nan, op);
         const int64_t nq = qs.numel(), rows = s.outer * s.inner;
         Tensor<T> result = empty<T>(out);
         // For the gradient: each result's two source elements (flat input indices) and the upper one's weight.
@@ -144,7 +186,7 @@ Tensor<T> quantile_impl(const Tensor<T>& input, const Tensor<T>& q, bool q_scala
 template <class T>
 Tensor<T> quantile(const Tensor<T>& x, double q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
                    std::string_view interpolation = "linear") {
-    return detail::quantile_impl(x, full<T>({}, q), true, dim, keepdim, interpolation, false, "quantile");
+    return detail::quantile_impl(x, full<T>({}, q, x.device()), true, dim, keepdim, interpolation, false, "quantile");
 }
 /// torch.quantile with a 1-D tensor of q values (x's dtype): their quantiles, stacked along a
 /// new first dim.
@@ -157,7 +199,7 @@ Tensor<T> quantile(const Tensor<T>& x, const Tensor<T>& q, std::optional<int64_t
 template <class T>
 Tensor<T> nanquantile(const Tensor<T>& x, double q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
                       std::string_view interpolation = "linear") {
-    return detail::quantile_impl(x, full<T>({}, q), true, dim, keepdim, interpolation, true, "nanquantile");
+    return detail::quantile_impl(x, full<T>({}, q, x.device()), true, dim, keepdim, interpolation, true, "nanquantile");
 }
 template <class T>
 Tensor<T> nanquantile(const Tensor<T>& x, const Tensor<T>& q, std::optional<int64_t> dim = std::nullopt,
