@@ -10,9 +10,9 @@
 // by Highway's vqsort when tenet is built with it (TENET_HAVE_VQSORT, CMake finds libhwy-dev),
 // else by std::sort. The value results send their gradient back through the returned indices.
 //
-// Device tensors (where the device evaluator exists): sort, argsort, msort, topk, kthvalue, median
-// and nanmedian run on the device (backend/device/device_order.hpp: a segmented stable sort of
-// the same order keys, so the same order, ties and NaNs), their backward too; mode is host-only.
+// Device tensors (where the device evaluator exists): sort, argsort, msort, topk, kthvalue, median,
+// nanmedian and mode run on the device (backend/device/device_order.hpp: a segmented stable sort
+// of the same order keys, so the same order, ties and NaNs), their backward too.
 
 #include "tenet/config.hpp"
 #include <algorithm>
@@ -351,9 +351,10 @@ int64_t count_numbers(const std::vector<P>& keys, int64_t n) {
 inline constexpr auto no_pick = [](const auto&, int64_t) -> int64_t { return 0; };
 
 /// Which element of a sorted row kthvalue, median and nanmedian take, from the row's length n
-/// and its number m of values that are not NaN (sorted before the NaNs).
+/// and its number m of values that are not NaN (sorted before the NaNs). Mode's element depends
+/// on the values: PickSorted finds it on a device, select_impl's pick on the host.
 struct SelectRule {
-    enum Kind { Kth, Median, NanMedian } kind;
+    enum Kind { Kth, Median, NanMedian, Mode } kind;
     int64_t k = 0;  // Kth: the 0-based position
     TENET_HD int64_t position(int64_t n, int64_t m) const {
         if (kind == Kth) return k;
@@ -383,15 +384,33 @@ struct PickSorted {
                 else lo = mid + 1;
             }
         }
-        const int64_t at = row + rule.position(n, m) * inner;
+        const int64_t at = row + (rule.kind == SelectRule::Mode ? mode_position(row) : rule.position(n, m)) * inner;
         out_values[r] = values[at];
         out_indices[r] = indices[at];
+    }
+    /// The last position of the first longest run of equal values (the smallest of the most
+    /// frequent; ties sort in index order, so it holds the value's last index). Each NaN is a
+    /// run of its own, as on the host.
+    TENET_HD int64_t mode_position(int64_t row) const {
+        int64_t best = 0, best_length = 0;
+        for (int64_t start = 0; start < n;) {
+            const T v = values[row + start * inner];
+            int64_t end = start + 1;
+            if (v == v)
+                while (end < n && order_key(values[row + end * inner]) == order_key(v)) ++end;
+            if (end - start > best_length) {
+                best_length = end - start;
+                best = end - 1;
+            }
+            start = end;
+        }
+        return best;
     }
 };
 
 /// The element of each row at sorted position pick(row's sorted keys, n) (kthvalue, median,
-/// nanmedian by their rule, mode by its own pick on the host): values and indices with the dim
-/// removed (or kept as 1).
+/// nanmedian by their rule; mode by its own pick on the host, by PickSorted on a device): values
+/// and indices with the dim removed (or kept as 1).
 template <class Result, class T, class Pick>
 Result select_impl(const Tensor<T>& input, int64_t dim, bool keepdim, const char* op, const char* backward,
                    Pick&& pick, std::optional<SelectRule> rule) {
@@ -419,7 +438,8 @@ Result select_impl(const Tensor<T>& input, int64_t dim, bool keepdim, const char
         for_each_row(s, [&](int64_t row, int64_t n, int64_t stride) {
             for (int64_t k = 0; k < n; ++k) keys[static_cast<size_t>(k)] = pack(xp[row + k * stride], k, false);
             sort_packed(keys.data(), static_cast<size_t>(n));
-            const int64_t position = rule ? rule->position(n, count_numbers<T>(keys, n)) : pick(keys, n);
+            const int64_t position =
+                rule && rule->kind != SelectRule::Mode ? rule->position(n, count_numbers<T>(keys, n)) : pick(keys, n);
             const int64_t from = packed_index(keys[static_cast<size_t>(position)]);
             const int64_t j = (row / (s.n * s.inner)) * s.inner + row % s.inner;
             r.indices.data_ptr()[j] = from;
@@ -514,7 +534,7 @@ return_types::mode<T> mode(const Tensor<T>& x, int64_t dim = -1, bool keepdim = 
                 start = end;
             }
             return best;
-        }, std::nullopt);
+        }, detail::SelectRule{detail::SelectRule::Mode});
 }
 
 /// torch.median(x): the lower median of all elements (0-d; NaN if any is NaN).
