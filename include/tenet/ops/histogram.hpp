@@ -1,6 +1,7 @@
 #pragma once
-// Counting: bincount, histc and histogram, as PyTorch's. Host tensors; not differentiable (as in
-// PyTorch).
+// Counting: bincount, histc and histogram, as PyTorch's; not differentiable (as in PyTorch).
+// bincount and histc also take device tensors: the bins are found by the same arithmetic as
+// device expressions, then counted with index_add (as PyTorch, histogram is host-only).
 //
 // An element's bin is found as PyTorch finds it: from equal-width edges by division (histc), by
 // division corrected against the edges (histogram with a bin count), or by binary search in the
@@ -13,12 +14,14 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <ostream>
 #include <type_traits>
 
 #include "tenet/core/tensor.hpp"
 #include "tenet/ops/creation.hpp"
+#include "tenet/ops/gather.hpp"  // index_add: counting on devices
 
 namespace tenet::inline TENET_ABI {
 
@@ -121,10 +124,15 @@ return_types::histogram<T> histogram_of(const Tensor<T>& input, const Tensor<T>&
     return {hist, edges};
 }
 
+/// Adds `source` (a 1-D tensor of R) into `length` bins at the 1-D `bins`, on bins' device.
+template <class R>
+Tensor<R> add_into_bins(int64_t length, const Tensor<int64_t>& bins, const Tensor<R>& source) {
+    return index_add(zeros<R>({length}, bins.device()), 0, bins, source);
+}
+
 template <class R, class I, class W>
 Tensor<R> bincount_impl(const Tensor<I>& input, const Tensor<W>* weights, int64_t minlength) {
     const char* op = "bincount";
-    check_host_access(input, op);
     if (minlength < 0)
         fail<value_error>(op, ": minlength should be >= 0, got ", minlength);
     if constexpr (!IntegralElement<I>) {
@@ -134,10 +142,25 @@ Tensor<R> bincount_impl(const Tensor<I>& input, const Tensor<W>* weights, int64_
             fail<value_error>(op, ": only supports 1-d non-negative integral inputs, got a tensor of shape ",
                               input.sizes());
         if (weights) {
-            check_host_access(*weights, op);
+            if (weights->device() != input.device())
+                fail<device_error>(op, ": input and weights must be on the same device, got ", input.device(), " and ",
+                                   weights->device());
             if (weights->dim() != 1 || weights->size(0) != input.size(0))
                 fail<value_error>(op, ": weights should be 1-d and have the same length as input ", input.sizes(),
                                   ", but got ", weights->sizes());
+        }
+        if (!input.is_cpu()) {
+            const Tensor<int64_t> x = input.template to<int64_t>();
+            int64_t length = minlength;
+            if (x.numel() > 0) {
+                if (x.min().item() < 0) {
+                    const int64_t i = Tensor<int64_t>(x < 0).argmax().item();  // the first negative
+                    fail<value_error>(op, ": only supports non-negative inputs, got ", x.narrow(0, i, 1).item(),
+                                      " at index ", i);
+                }
+                length = std::max(length, x.max().item() + 1);
+            }
+            return add_into_bins(length, x, weights ? Tensor<R>(weights->template to<R>()) : ones<R>({x.numel()}, x.device()));
         }
         const Tensor<I> x = input.contiguous();
         int64_t length = minlength;
@@ -194,6 +217,27 @@ Tensor<T> equal_bin_edges(int64_t bins, double lo, double hi, double widen, cons
     }
     return linspace<T>(lo, hi, bins + 1);
 }
+
+/// histc of a device tensor: the data's range by device reductions, the edges on the host, and
+/// each element's bin by the host loop's arithmetic (BinSearch::Division) as a device expression.
+template <class T>
+Tensor<T> histc_on_device(const Tensor<T>& input, int64_t bins, double min, double max, const char* op) {
+    std::array<double, 2> range{min, max};
+    if (min == max && input.numel() > 0) {
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        range = Tensor<bool>(isnan(input).any()).item()
+                    ? std::array<double, 2>{nan, nan}
+                    : std::array<double, 2>{convert<double>(input.min().item()), convert<double>(input.max().item())};
+    }
+    const Tensor<T> edges = equal_bin_edges<T>(bins, range[0], range[1], 1.0, op);
+    const T first = edges.data_ptr()[0], last = edges.data_ptr()[bins];
+    const Tensor<T> x = input.reshape({-1});
+    const Tensor<bool> inside = (x >= first) & (x <= last);  // NaN is outside
+    // Outside elements go to bin 0 with weight 0 (their position is never converted).
+    const Tensor<T> at = (where(inside, x, first) - first) * static_cast<T>(bins) / (last - first);
+    const Tensor<int64_t> bin = minimum(at.template to<int64_t>(), bins - 1);  // the last bin includes its right edge
+    return add_into_bins(bins, bin, inside.template to<T>());
+}
 } // namespace detail
 
 /// torch.histc(x, bins = 100, min = 0, max = 0): the counts of x's elements in `bins` equal bins
@@ -202,10 +246,10 @@ Tensor<T> equal_bin_edges(int64_t bins, double lo, double hi, double widen, cons
 template <class T>
 Tensor<T> histc(const Tensor<T>& input, int64_t bins = 100, double min = 0, double max = 0) {
     const char* op = "torch.histc()";
-    detail::check_host_access(input, op);
     if constexpr (!FloatingElement<T>) {
         detail::refuse_histogram_input(input, op);
     } else {
+        if (!input.is_cpu()) return detail::histc_on_device(input, bins, min, max, op);
         const auto [lo, hi] =
             min == max && input.numel() > 0 ? detail::data_range(input, {0.0, 0.0}) : std::array<double, 2>{min, max};
         return detail::histogram_of(input, detail::equal_bin_edges<T>(bins, lo, hi, 1.0, op), Tensor<T>(), false,
