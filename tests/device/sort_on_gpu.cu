@@ -2,7 +2,7 @@
 // class-index losses on the CUDA device (kernels/tenet/cuda/order.cuh: CUB's radix sort under
 // Thrust), against the same calls on the host (whose values the PyTorch-generated cases of
 // tests/ops/stats_cases.txt pin): ties, NaNs, descending, dims 0 and last, float32, float64 and
-// int64, forward and backward. Sort order, indices and selections must match exactly; sums within
+// int64, forward and backward; also mode, quantile, histc and bincount. Sort order, indices and selections must match exactly; sums within
 // gpu_check.hpp's tolerance. Not part of a test binary. Build and run from the repository root:
 //   /usr/local/cuda/bin/nvcc -std=c++20 -O1 -Xptxas=-O1 -arch=sm_90 --expt-relaxed-constexpr -Xcompiler=-fopenmp \
 //        -Iinclude -Ikernels -I/usr/include/eigen3 tests/device/sort_on_gpu.cu -o /work/gpu_bins/sort_on_gpu -lcublas
@@ -107,6 +107,31 @@ void check(const Device& cuda) {
     same("argsort(descending)", argsort(xd, 1, true), argsort(xh, 1, true));
     compare("median(all)", median(xd), median(xh));
     compare("nanmedian(all)", nanmedian(xd), nanmedian(xh));
+
+    // mode (PickSorted's runs), quantile (composed of device ops), histc and bincount (index_add).
+    for (int64_t dim : {0, 1}) {
+        const auto od = mode(xd, dim), oh = mode(xh, dim);
+        compare("mode: values", od.values, oh.values);
+        same("mode: indices", od.indices, oh.indices);
+    }
+    if constexpr (FloatingElement<T>) {
+        const Tensor<T> qh = from(std::vector<T>{T(0), T(0.25), T(0.5), T(0.9), T(1)}, {5}), qd = qh.to(cuda);
+        for (const char* how : {"linear", "lower", "higher", "nearest", "midpoint"}) {
+            compare("quantile(q, dim 1)", quantile(pd, qd, 1, false, how), quantile(ph, qh, 1, false, how));
+            compare("nanquantile(q, dim 0, keepdim)", nanquantile(xd, qd, 0, true, how),
+                    nanquantile(xh, qh, 0, true, how));
+        }
+        compare("quantile(all)", quantile(pd, 0.3), quantile(ph, 0.3));
+        compare("quantile backward", gradient(pd, [&](const auto& x) { return quantile(x, 0.3, 1); }),
+                gradient(ph, [&](const auto& x) { return quantile(x, 0.3, 1); }));
+        compare("histc(data range)", histc(pd, 50), histc(ph, 50));
+        compare("histc(-1, 1)", histc(xd, 16, -1, 1), histc(xh, 16, -1, 1));
+    } else {
+        // (Every 13th element of xh is NaN cast to an integer: clamped into the bins.)
+        const Tensor<int64_t> ch = (xh.clamp(-2, 2) + 2).flatten().template to<int64_t>(), cd = ch.to(cuda);
+        same("bincount", bincount(cd), bincount(ch));
+        compare("bincount(weights)", bincount(cd, pd.flatten(), 9), bincount(ch, ph.flatten(), 9));
+    }
 
     // Long rows: one row of 2^20 and [4096, 256] (the radix sort's multi-pass paths).
     {
