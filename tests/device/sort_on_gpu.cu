@@ -2,7 +2,7 @@
 // class-index losses on the CUDA device (kernels/tenet/cuda/order.cuh: CUB's radix sort under
 // Thrust), against the same calls on the host (whose values the PyTorch-generated cases of
 // tests/ops/stats_cases.txt pin): ties, NaNs, descending, dims 0 and last, float32, float64 and
-// int64, forward and backward; also mode, quantile, histc and bincount. Sort order, indices and selections must match exactly; sums within
+// int64, forward and backward; also mode, quantile, histc, bincount and unique. Sort order, indices and selections must match exactly; sums within
 // gpu_check.hpp's tolerance. Not part of a test binary. Build and run from the repository root:
 //   /usr/local/cuda/bin/nvcc -std=c++20 -O1 -Xptxas=-O1 -arch=sm_90 --expt-relaxed-constexpr -Xcompiler=-fopenmp \
 //        -Iinclude -Ikernels -I/usr/include/eigen3 tests/device/sort_on_gpu.cu -o /work/gpu_bins/sort_on_gpu -lcublas
@@ -127,6 +127,14 @@ void check(const Device& cuda) {
         compare("histc(data range)", histc(pd, 50), histc(ph, 50));
         compare("histc(-1, 1)", histc(xd, 16, -1, 1), histc(xh, 16, -1, 1));
     } else {
+        for (const auto& [dim, consecutive] : {std::pair{std::optional<int64_t>{}, false}, {std::optional<int64_t>{1}, false},
+                                               {std::optional<int64_t>{}, true}, {std::optional<int64_t>{0}, true}}) {
+            const auto ud = consecutive ? unique_consecutive(xd, true, true, dim) : unique(xd, true, true, true, dim);
+            const auto uh = consecutive ? unique_consecutive(xh, true, true, dim) : unique(xh, true, true, true, dim);
+            same("unique: output", ud.output, uh.output);
+            same("unique: inverse", ud.inverse_indices, uh.inverse_indices);
+            same("unique: counts", ud.counts, uh.counts);
+        }
         // (Every 13th element of xh is NaN cast to an integer: clamped into the bins.)
         const Tensor<int64_t> ch = (xh.clamp(-2, 2) + 2).flatten().template to<int64_t>(), cd = ch.to(cuda);
         same("bincount", bincount(cd), bincount(ch));

@@ -1,9 +1,8 @@
 // PyTorch's searchsorted, bucketize, unique, bincount, histc, histogram, quantile, mode and aminmax,
 // read as data at run time from stats_cases.txt (tests/golden/gen_stats.py writes it; the format is
 // described there), compared as tests/golden_data.hpp compares. A placed file
-// (tests/CMakeLists.txt): searchsorted, bucketize, quantile, nanquantile, mode, bincount, histc
-// and aminmax run where tests/placement.hpp puts their inputs, the other ops (host-only: unique,
-// histogram) on the host alone, and on a device they must refuse by name.
+// (tests/CMakeLists.txt): every op but histogram runs where tests/placement.hpp puts its inputs;
+// histogram (host-only, as in PyTorch) runs on the host alone, and on a device must refuse by name.
 #include <catch2/catch.hpp>
 #include <tenet/tenet.hpp>
 
@@ -115,7 +114,7 @@ void call_op(const Case& c, const Tensor<T>& x, K&& k) {
 const std::set<std::string> kNamedNodes = {"mode"};
 
 /// The ops that run on the host only (their kernels are host loops).
-const std::set<std::string> kHostOnly = {"unique", "unique_consecutive", "histogram"};
+const std::set<std::string> kHostOnly = {"histogram"};
 
 void run_ops(const std::set<std::string>& ops) {
     golden::run_ops(cases(), ops, kNamedNodes, kHostOnly,
@@ -144,13 +143,12 @@ TEST_CASE("golden aminmax", "[stats][golden]") {
     run_ops({"aminmax"});
 }
 
-TEST_CASE("unique and histogram refuse device tensors by name; bincount and histc check them", "[stats][errors]") {
+TEST_CASE("histogram refuses device tensors by name; bincount and histc check them", "[stats][errors]") {
     if (placement::device().is_cpu()) return;
     const Tensor<float> x = placement::place(tensor({3.0f, 1.0f, 2.0f, 1.0f}));
     const Tensor<int64_t> i = placement::place(tensor({3L, 1L, 2L}));
     // quantile's q must be on the input's device, as PyTorch's.
     CHECK_THROWS_WITH(quantile(x, tensor({0.5f})), Catch::Contains("same device"));
-    CHECK_THROWS_WITH(unique(x), Catch::Contains("unique") && Catch::Contains("cuda"));
     CHECK_THROWS_AS(histogram(x, 4), device_error);
     // The host loop's messages, from the device's data.
     CHECK_THROWS_WITH(bincount(placement::place(tensor({1L, 3L, -2L, -5L}))),

@@ -1,6 +1,7 @@
 #pragma once
 // unique and unique_consecutive, as PyTorch's: the distinct elements (or slices along a dim), with
-// the inverse indices and the counts on request. Host tensors; not differentiable (as in PyTorch).
+// the inverse indices and the counts on request; not differentiable (as in PyTorch). Device
+// tensors take a composition of device ops (unique_on_device) with the host loop's results.
 //
 // Elements are equal when == says so: -0 and +0 are one value, and every NaN is its own (sorted
 // last, after +inf). unique sorts with sort's packed keys (ops/sort.hpp: vqsort when tenet has
@@ -14,6 +15,9 @@
 #include <ostream>
 #include <vector>
 
+#include "tenet/ops/gather.hpp"
+#include "tenet/ops/masks.hpp"
+#include "tenet/ops/scan.hpp"
 #include "tenet/ops/sort.hpp"
 
 namespace tenet::inline TENET_ABI {
@@ -143,6 +147,55 @@ return_types::unique<T> unique_slices(const Tensor<T>& input, int64_t dim, bool 
     return r;
 }
 
+/// unique / unique_consecutive of a device tensor, composed of device ops. The items (the
+/// elements, or the slices along dim as rows) are put in order by stable sorts of their keys:
+/// for slices one sort per column from the last, a least-significant-first radix sort, which
+/// gives the host's lexicographic order. Then the starts of the runs of equal items (== as on the
+/// host: NaN unequal, -0 == +0), the output gathered at the starts, the inverse scattered back
+/// through the order, and the counts added into one bin per run.
+template <class T>
+return_types::unique<T> unique_on_device(const Tensor<T>& input, std::optional<int64_t> dim, bool sort_first,
+                                         bool return_inverse, bool return_counts, const char* op) {
+    const Device device = input.device();
+    int64_t d = 0;
+    Tensor<T> moved = input.reshape({-1});
+    if (dim) {
+        if (input.dim() == 0)
+            fail<index_error>(op, ": dim ", *dim, " given for a 0-d tensor, which has no dims");
+        d = wrap_dim(*dim, input.dim(), op);
+        moved = input.transpose(0, d).contiguous();
+    }
+    const int64_t n = moved.size(0);
+    int64_t len = 1;
+    for (int64_t k = 1; k < moved.dim(); ++k) len *= moved.size(k);
+    if (dim && n > 0 && len == 0)
+        fail<value_error>(op, ": Number of zero sized dimensions is more than one, so unique cannot be applied");
+    const Tensor<T> rows = moved.reshape({n, len});
+    Tensor<int64_t> order = arange(n, device);
+    if (sort_first)
+        for (int64_t k = len - 1; k >= 0; --k)
+            order = index_select(order, 0, sort(index_select(rows.select(1, k), 0, order), 0).indices);
+    const Tensor<T> items = index_select(rows, 0, order);
+    Tensor<bool> start = ones<bool>({n}, device);
+    if (n > 1)
+        start.narrow(0, 1, n - 1)
+            .copy_(Tensor<bool>(logical_not((items.narrow(0, 1, n - 1) == items.narrow(0, 0, n - 1)).all(1))));
+    const Tensor<int64_t> run = Tensor<int64_t>(cumsum(start.template to<int64_t>(), 0) - 1);
+    const Tensor<int64_t> firsts = masked_select(arange(n, device), start);
+    const int64_t runs = firsts.numel();
+    return_types::unique<T> r;
+    IntArray out_sizes = moved.sizes();
+    out_sizes[0] = runs;
+    r.output = index_select(items, 0, firsts).reshape(out_sizes);
+    if (dim) r.output = r.output.transpose(0, d).contiguous();
+    r.inverse_indices = return_inverse ? index_copy(empty<int64_t>({n}, device), 0, order, run)
+                                             .reshape(dim ? IntArray{n} : input.sizes())
+                                       : empty<int64_t>({0}, device);
+    r.counts = return_counts ? index_add(zeros<int64_t>({runs}, device), 0, run, ones<int64_t>({n}, device))
+                             : empty<int64_t>({0}, device);
+    return r;
+}
+
 } // namespace detail
 
 /// torch.unique(x, sorted = true, return_inverse = false, return_counts = false, dim = nullopt):
@@ -153,6 +206,7 @@ template <class T>
 return_types::unique<T> unique(const Tensor<T>& x, bool sorted = true, bool return_inverse = false,
                                bool return_counts = false, std::optional<int64_t> dim = std::nullopt) {
     (void)sorted; // any order is allowed when false: tenet's is always ascending
+    if (!x.is_cpu()) return detail::unique_on_device(x, dim, true, return_inverse, return_counts, "unique");
     return dim ? detail::unique_slices(x, *dim, true, return_inverse, return_counts, "unique")
                : detail::unique_elements(x, true, return_inverse, return_counts, "unique");
 }
@@ -162,6 +216,8 @@ return_types::unique<T> unique(const Tensor<T>& x, bool sorted = true, bool retu
 template <class T>
 return_types::unique<T> unique_consecutive(const Tensor<T>& x, bool return_inverse = false, bool return_counts = false,
                                            std::optional<int64_t> dim = std::nullopt) {
+    if (!x.is_cpu())
+        return detail::unique_on_device(x, dim, false, return_inverse, return_counts, "unique_consecutive");
     return dim ? detail::unique_slices(x, *dim, false, return_inverse, return_counts, "unique_consecutive")
                : detail::unique_elements(x, false, return_inverse, return_counts, "unique_consecutive");
 }
