@@ -364,6 +364,14 @@ for name in ["rep", "repl", "repl2", "repd", "runs", "runs2", "b2", "fe", "f0d",
                        torch.unique_consecutive(x, return_inverse=return_inverse, return_counts=return_counts, dim=dim),
                        {"x": name, "return_inverse": inv, "return_counts": cnt, "dim": d}, grad=False)
 record("unique", lambda x, dim: torch.unique(x, dim=dim), {"x": "repl", "dim": 2}, grad=False)
+# Many integers from a narrow range (tenet counts them instead of sorting); drawn from a generator
+# of their own, so that the inputs after them stay as they were.
+INPUTS["ulong"] = torch.randint(-70, 180, (80, 64), generator=torch.Generator().manual_seed(2811))
+INPUTS["ulong"][3, 5], INPUTS["ulong"][70, 1] = -120, 300  # a range wider than the draws, with gaps
+for inv, cnt in [(False, False), (True, True)]:
+    record("unique", lambda x, return_inverse, return_counts:
+           torch.unique(x, sorted=True, return_inverse=return_inverse, return_counts=return_counts),
+           {"x": "ulong", "return_inverse": inv, "return_counts": cnt}, grad=False)
 
 # ---- bincount, histc, histogram ------------------------------------------------------------------
 INPUTS["counts"] = torch.tensor([1, 4, 1, 0, 7, 4, 4])

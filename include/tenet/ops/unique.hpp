@@ -75,6 +75,45 @@ inline void fill_inverse_and_counts(const Runs& runs, size_t items, const IntArr
                 runs.first[static_cast<size_t>(r)];
 }
 
+/// unique of integers whose range is no wider than their count (ids, labels, small codes):
+/// counted in a table over the range, O(n + range), instead of sorted. Empty when the range is
+/// wider: sorting is then the better plan.
+template <class T>
+std::optional<return_types::unique<T>> unique_by_counting(const T* xp, int64_t n, const IntArray& sizes,
+                                                          bool return_inverse, bool return_counts) {
+    if constexpr (!std::is_integral_v<T> || std::is_same_v<T, bool>) {
+        return std::nullopt;
+    } else {
+        constexpr int64_t kMinCount = 4096;  // below it, the sort is as quick and allocates less
+        if (n < kMinCount) return std::nullopt;
+        const auto [lo_at, hi_at] = std::minmax_element(xp, xp + n);
+        const auto lo = static_cast<int64_t>(*lo_at);
+        const auto width = static_cast<uint64_t>(static_cast<int64_t>(*hi_at)) - static_cast<uint64_t>(lo);
+        if (width >= static_cast<uint64_t>(n)) return std::nullopt;
+        std::vector<int64_t> slot(width + 1, 0);  // first a count per value, then each value's output position
+        for (int64_t i = 0; i < n; ++i) ++slot[static_cast<size_t>(static_cast<int64_t>(xp[i]) - lo)];
+        int64_t runs = 0;
+        for (const int64_t c : slot) runs += c > 0;
+        return_types::unique<T> r;
+        r.output = empty<T>({runs});
+        r.counts = empty<int64_t>({return_counts ? runs : 0});
+        T* out = r.output.data_ptr();
+        int64_t u = 0;
+        for (size_t v = 0; v < slot.size(); ++v) {
+            if (slot[v] == 0) continue;
+            out[u] = static_cast<T>(lo + static_cast<int64_t>(v));
+            if (return_counts) r.counts.data_ptr()[u] = slot[v];
+            slot[v] = u++;
+        }
+        r.inverse_indices = return_inverse ? empty<int64_t>(sizes) : empty<int64_t>({0});
+        if (return_inverse) {
+            int64_t* inv = r.inverse_indices.data_ptr();
+            for (int64_t i = 0; i < n; ++i) inv[i] = slot[static_cast<size_t>(static_cast<int64_t>(xp[i]) - lo)];
+        }
+        return r;
+    }
+}
+
 /// unique (sorted) or unique_consecutive (not) over all elements.
 template <class T>
 return_types::unique<T> unique_elements(const Tensor<T>& input, bool sort_first, bool return_inverse,
@@ -83,6 +122,8 @@ return_types::unique<T> unique_elements(const Tensor<T>& input, bool sort_first,
     const Tensor<T> x = input.contiguous();
     const T* xp = x.data_ptr();
     const int64_t n = x.numel();
+    if (sort_first)
+        if (auto counted = unique_by_counting(xp, n, x.sizes(), return_inverse, return_counts)) return *counted;
     std::vector<int64_t> order(static_cast<size_t>(n));
     if (sort_first) {
         std::vector<packed_t<T>> keys(static_cast<size_t>(n));
