@@ -54,6 +54,10 @@ INPUTS = {
     "v1": torch.tensor([10.0]),
     "vrow": torch.tensor([1.5, -2.0, 3.0, 0.25]),
     "vl": torch.tensor([7]),
+    # one index tensor into a 1-D tensor (tenet's direct path): duplicates, negatives, out of range
+    "iv": torch.tensor([4, -1, 0, 4, 2]),
+    "ibig": torch.tensor([2, 7]),
+    "v5": torch.tensor([1.5, -2.0, 3.0, 0.25, 8.0]),
 }
 lines = []
 
@@ -124,7 +128,8 @@ record("index", "l2", "tmrow")  # a mask of 4 on a dim of 3
 # index_put_, with and without accumulate (duplicates add up).
 for x, spec, values in [("f3", "ti1", "v1"), ("f3", "tm3", "v1"), ("f3", "s:;s:;tm4", "v1"), ("d2", "tm45", "v1"),
                         ("d2", "ti1", "vrow"), ("d2", "tib;ti2", "v1"), ("f1", "tm6", "v1"), ("l2", "ti1", "vl"),
-                        ("f3", "tioob", "v1"), ("d2", "s:;ti1", "vrow")]:
+                        ("f3", "tioob", "v1"), ("d2", "s:;ti1", "vrow"), ("f1", "tiv", "v5"), ("f1", "tiv", "v1"),
+                        ("f1", "tibig", "v1"), ("l2", "s:;tiv", "vl")]:
     for acc in [False, True] if all(e[0] == "t" for e in spec.split(";")) else [False]:
         record("put", x, spec, values=values, accumulate=acc)
 

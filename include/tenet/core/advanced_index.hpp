@@ -23,6 +23,7 @@
 #include <span>
 #include <sstream>
 #include <utility>
+#include <optional>
 #include <vector>
 
 #include "tenet/backend/device/device_index.hpp"
@@ -336,6 +337,40 @@ inline void check_index_device(const TensorBase& x, const char* op) {
         no_device_evaluator(op, x.device());
 }
 
+/// The mask of x.index({mask}) when it is the one index, has x's shape, and no gradient is
+/// recorded: the result is then a compaction of x's values, without positions or offsets.
+template <class T>
+std::optional<Tensor<bool>> whole_shape_mask(const Tensor<T>& x, const std::vector<TensorIndex>& indices) {
+    if (indices.size() != 1 || indices[0].kind() != TensorIndex::Kind::Indices) return std::nullopt;
+    const TensorBase& t = indices[0].tensor();
+    if (t.dtype() != dtype_of<bool> || x.dim() == 0 || t.sizes() != x.sizes()) return std::nullopt;
+    if (!(t.is_cpu() || t.device() == x.device())) return std::nullopt;
+    if (x.requires_grad() && autograd::GradMode::is_enabled()) return std::nullopt;
+    return Tensor<bool>(t.impl_ptr()).to(x.device());
+}
+
+/// x's values where mask holds, in row-major order, on the host: a count, then one branch-free
+/// pass (each value is stored, and the position moves on where the mask holds; so the buffer
+/// has one spare element, and the result is a view of its first `count`).
+template <class T>
+Tensor<T> host_masked_values(const Tensor<T>& x, const Tensor<bool>& mask) {
+    const Tensor<T> xc = x.contiguous();
+    const Tensor<bool> mc = mask.contiguous();
+    const T* xp = xc.data_ptr();
+    const bool* mp = mc.data_ptr();
+    const int64_t n = xc.numel();
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; ++i) count += mp[i];
+    Tensor<T> buffer(make_contiguous_impl({count + 1}, dtype_of<T>, Device(DeviceType::CPU)));
+    T* out = buffer.data_ptr();
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        out[k] = xp[i];
+        k += mp[i];
+    }
+    return buffer.narrow(0, 0, count);
+}
+
 template <class T>
 Tensor<T> advanced_index(const Tensor<T>& x, std::span<const TensorIndex> list) {
     check_index_device(x, "index");
@@ -353,20 +388,17 @@ Tensor<T> advanced_index(const Tensor<T>& x, std::span<const TensorIndex> list) 
         back->indices.assign(indices.begin(), indices.end());
         result.impl().storage->write_back = std::move(back);
     };
+    // x.index({mask}), the mask of x's shape, no gradient: one compaction of x's values.
+    if (const std::optional<Tensor<bool>> m = whole_shape_mask(x, indices)) {
+        Tensor<T> result;
+        if (x.is_cpu()) result = host_masked_values(x, *m);
 #if TENET_DEVICE_EVALUATOR
-    // x.index({mask}) on a device, the mask of x's shape, no gradient: one stream compaction
-    // straight from x's values (no positions, no offsets).
-    if (!x.is_cpu() && indices.size() == 1 && indices[0].kind() == TensorIndex::Kind::Indices &&
-        indices[0].tensor().dtype() == dtype_of<bool> && x.dim() > 0 && indices[0].tensor().sizes() == x.sizes() &&
-        (indices[0].tensor().is_cpu() || indices[0].tensor().device() == x.device()) &&
-        !(x.requires_grad() && autograd::GradMode::is_enabled())) {
-        const Tensor<bool> m = Tensor<bool>(indices[0].tensor().impl_ptr()).to(x.device());
-        Tensor<T> result = device_masked_values(x.data_ptr(), x.strides(), m.data_ptr(), m.strides(), x.sizes(),
-                                                x.device());
+        else
+            result = device_masked_values(x.data_ptr(), x.strides(), m->data_ptr(), m->strides(), x.sizes(), x.device());
+#endif
         write_back(result);
         return result;
     }
-#endif
     auto [view, a] = resolve_index(x, std::span<const TensorIndex>(indices));
     Tensor<T> result(make_contiguous_impl(a.result_sizes, dtype_of<T>, x.device()));
     const T* from = static_cast<const T*>(view.impl().storage->data());
@@ -407,6 +439,42 @@ Tensor<T> advanced_index(const Tensor<T>& x, std::span<const TensorIndex> list) 
     return result;
 }
 
+/// index_put_ into a contiguous 1-D host x through one 1-D int64 index tensor, with values of
+/// the index's length or one value: written straight through the positions (no plan). False
+/// (nothing done) for anything else. Sums of float, double and integers are the native ones
+/// (the general path's sum through double rounds the same for float and double).
+template <class T>
+bool put_along_vector(const Tensor<T>& x, const std::vector<TensorIndex>& indices, const Tensor<T>& values,
+                      bool accumulate) {
+    if (x.dim() != 1 || !x.is_contiguous() || indices.size() != 1 ||
+        indices[0].kind() != TensorIndex::Kind::Indices)
+        return false;
+    const TensorBase& t = indices[0].tensor();
+    if (t.dtype() != dtype_of<int64_t> || t.dim() != 1 || !t.is_cpu() || values.dim() > 1 ||
+        (values.numel() != t.numel() && values.numel() != 1))
+        return false;
+    const Tensor<int64_t> at = Tensor<int64_t>(t.impl_ptr()).contiguous();
+    const int64_t n = at.numel(), size = x.size(0);
+    const int64_t* ap = at.data_ptr();
+    for (int64_t k = 0; k < n; ++k)
+        if (ap[k] < -size || ap[k] >= size)
+            fail<index_error>("index ", ap[k], " is out of bounds for dimension 0 with size ", size);
+    const Tensor<T> v = values.contiguous();
+    const T* vp = v.data_ptr();
+    const int64_t step = v.numel() == 1 ? 0 : 1;  // one value for every position
+    T* data = x.data_ptr();
+    for (int64_t k = 0; k < n; ++k) {
+        const int64_t i = ap[k] < 0 ? ap[k] + size : ap[k];
+        if (!accumulate) data[i] = vp[k * step];
+        else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                           (std::is_integral_v<T> && !std::is_same_v<T, bool>))
+            data[i] += vp[k * step];
+        else data[i] = convert<T>(convert<double>(data[i]) + convert<double>(vp[k * step]));
+    }
+    x.impl().storage->bump_version();
+    return true;
+}
+
 template <class T>
 void advanced_index_put(const Tensor<T>& x, std::span<const TensorIndex> indices, const Tensor<T>& values,
                         bool accumulate) {
@@ -416,6 +484,7 @@ void advanced_index_put(const Tensor<T>& x, std::span<const TensorIndex> indices
         fail<value_error>("index_put_ with index tensors: gradients through it are not supported yet; write under "
                           "NoGradGuard, or build the result out of place (where, index_add, scatter)");
     const std::vector<TensorIndex> list = integers_for_scalar_indices(indices);
+    if (x.is_cpu() && put_along_vector(x, list, values, accumulate)) return;
     auto [view, a] = resolve_index(x, std::span<const TensorIndex>(list));
     try {
         broadcast_shapes(values.sizes(), a.result_sizes, "index_put_");

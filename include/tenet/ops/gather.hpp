@@ -13,6 +13,7 @@
 // index (the pairs are built only for its gradient).
 
 #include "tenet/config.hpp"
+#include <atomic>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -229,6 +230,91 @@ Tensor<T> gather_by_map(const Tensor<T>& x, const IndexMap& m, const IntArray& s
     for (size_t k = 0; k < m.at.size(); ++k)
         rp[m.other[k]] = xp[m.at[k]];
     return r;
+}
+
+/// index_select on the host, without pairs: each selected slice (`inner` contiguous elements of
+/// the contiguous x) copied whole. Every index is checked before anything is read.
+template <class T>
+Tensor<T> select_slices(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const IntArray& sizes,
+                        const char* op) {
+    const DimSplit s = split_at_dim(nonempty_sizes(x.sizes()), dim);
+    const Tensor<int64_t> ic = index.contiguous();
+    const int64_t n = ic.numel();
+    const int64_t* ip = ic.data_ptr();
+    for (int64_t k = 0; k < n; ++k)
+        if (ip[k] < 0 || ip[k] >= s.n) fail_out_of_bounds(op, ip[k], dim, s.n, "out of range");
+    const Tensor<T> xc = x.detach().contiguous();
+    Tensor<T> r = empty<T>(sizes);
+    const T* xp = xc.data_ptr();
+    T* rp = r.data_ptr();
+    parallel_range(s.outer * n, [&](int64_t lo, int64_t hi) {
+        for (int64_t j = lo; j < hi; ++j)
+            std::copy_n(xp + ((j / n) * s.n + ip[j % n]) * s.inner, s.inner, rp + j * s.inner);
+    });
+    return r;
+}
+
+/// gather on the host, without pairs: each result element read from x (through its strides) at
+/// the position its index names. An index out of range stops its chunk before x is read there,
+/// and the first one (in order) is reported once the loop is done.
+template <class T>
+Tensor<T> gather_direct(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index, const char* op) {
+    const IntArray xs = nonempty_sizes(x.sizes()), is = nonempty_sizes(index.sizes());
+    const IntArray xst = x.dim() == 0 ? IntArray{1} : x.strides();
+    const DimSplit s = split_at_dim(is, dim);
+    const int64_t size = xs[static_cast<size_t>(dim)], stride = xst[static_cast<size_t>(dim)];
+    const Tensor<int64_t> ic = index.contiguous();
+    const int64_t* ip = ic.data_ptr();
+    // x's offset of each position over the dims after dim, and of one over the dims before it.
+    std::vector<int64_t> inner_offset(static_cast<size_t>(s.inner));
+    for (int64_t i = 0; i < s.inner; ++i) {
+        int64_t rest = i, off = 0;
+        for (auto d = static_cast<int64_t>(is.size()) - 1; d > dim; --d) {
+            off += (rest % is[static_cast<size_t>(d)]) * xst[static_cast<size_t>(d)];
+            rest /= is[static_cast<size_t>(d)];
+        }
+        inner_offset[static_cast<size_t>(i)] = off;
+    }
+    auto outer_offset = [&](int64_t o) {
+        int64_t off = 0;
+        for (int64_t d = dim - 1; d >= 0; --d) {
+            off += (o % is[static_cast<size_t>(d)]) * xst[static_cast<size_t>(d)];
+            o /= is[static_cast<size_t>(d)];
+        }
+        return off;
+    };
+    Tensor<T> r = empty<T>(index.sizes());
+    const T* xp = x.data_ptr();
+    T* rp = r.data_ptr();
+    const auto in_range = [size](int64_t v) { return static_cast<uint64_t>(v) < static_cast<uint64_t>(size); };
+    std::atomic<bool> outside{false};
+    parallel_range(s.outer, [&](int64_t lo, int64_t hi) {
+        for (int64_t o = lo; o < hi; ++o) {
+            const T* row = xp + outer_offset(o);
+            const int64_t* at = ip + o * s.n * s.inner;
+            T* out = rp + o * s.n * s.inner;
+            for (int64_t j = 0; j < s.n * s.inner; ++j) {
+                const int64_t v = at[j];
+                if (!in_range(v)) {
+                    outside.store(true, std::memory_order_relaxed);
+                    return;
+                }
+                // Along a contiguous last dim (the common case) the offset is the index itself.
+                out[j] = s.inner == 1 && stride == 1 ? row[v]
+                                                     : row[v * stride + inner_offset[static_cast<size_t>(j % s.inner)]];
+            }
+        }
+    });
+    if (outside.load())
+        for (int64_t k = 0; k < ic.numel(); ++k)
+            if (!in_range(ip[k])) fail_out_of_bounds(op, ip[k], dim, size);
+    return r;
+}
+
+/// Whether an op on x records a gradient (its pairs are then worth building).
+template <class T>
+bool records_gradient(const Tensor<T>& x) {
+    return FloatingElement<T> && autograd::GradMode::is_enabled() && x.requires_grad();
 }
 
 // ---- Scatter's reductions ---------------------------------------------------------------------
@@ -648,6 +734,7 @@ Tensor<T> index_select(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& i
         sizes = index.sizes(); // a 0-d x: the index's shape
     else
         sizes[static_cast<size_t>(dim)] = index.numel();
+    if (index.is_cpu() && !detail::records_gradient(x)) return detail::select_slices(x, dim, index, sizes, op);
     detail::IndexMap m = detail::slice_map(op, x.sizes(), dim, index, index.numel());
     Tensor<T> r = detail::gather_by_map(x, m, sizes);
     detail::record_gather_like("IndexSelectBackward0", x, r, std::move(m));
@@ -672,12 +759,13 @@ Tensor<T> gather(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index) 
             detail::fail_out_of_bounds(op, *v, dim, size);
         Tensor<T> r = empty<T>(index.sizes(), TensorOptions().device(x.device()));
         detail::device_gather_along(r.data_ptr(), x.data_ptr(), x.strides(), dim, index);
-        if (FloatingElement<T> && x.requires_grad() && autograd::GradMode::is_enabled())
+        if (detail::records_gradient(x))
             detail::record_gather_like("GatherBackward0", x, r,
                                        detail::along_map(op, x.sizes(), dim, index, index.sizes()));
         return r;
     }
 #endif
+    if (!detail::records_gradient(x)) return detail::gather_direct(x, dim, index, op);
     detail::IndexMap m = detail::along_map(op, x.sizes(), dim, index, index.sizes());
     Tensor<T> r = detail::gather_by_map(x, m, index.sizes());
     detail::record_gather_like("GatherBackward0", x, r, std::move(m));

@@ -49,7 +49,7 @@ QuantizedTensor binary(const QuantizedTensor& a, const QuantizedTensor& b, const
     const Q* pb = rb.data_ptr();
     Tensor<Q> out = empty<Q>(shape);
     Q* po = out.data_ptr();
-    parallel_range(out.numel(), [&](int64_t lo, int64_t hi) {
+    detail::parallel_range(out.numel(), [&](int64_t lo, int64_t hi) {
         for (int64_t i = lo; i < hi; ++i) po[i] = f(pa[i], pb[i]);
     });
     return QuantizedTensor(out, a.dtype(), scale, zero_point);

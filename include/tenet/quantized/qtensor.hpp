@@ -102,25 +102,6 @@ decltype(auto) visit(QDType dtype, F&& f) {
     }
 }
 
-/// A loop over [0, n) split across tenet's threads when n is large.
-template <class F>
-void parallel_range(int64_t n, F&& f) {
-#ifdef _OPENMP
-    const int threads = get_num_threads();
-    if (threads > 1 && n >= kParallelThreshold) {
-#pragma omp parallel num_threads(threads)
-        {
-            const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-            const int64_t chunk = (n + nt - 1) / nt;
-            const int64_t b = std::min(n, t * chunk), e = std::min(n, b + chunk);
-            if (b < e) f(b, e);
-        }
-        return;
-    }
-#endif
-    f(int64_t{0}, n);
-}
-
 }  // namespace detail::quant
 
 /// A quantized tensor: integer values with a scale and a zero point (per tensor, or per channel
@@ -267,7 +248,7 @@ inline QuantizedTensor quantize_per_tensor(const Tensor<float>& x, double scale,
         using Q = decltype(q);
         Tensor<Q> out = empty<Q>(src.sizes());
         Q* o = out.data_ptr();
-        detail::quant::parallel_range(n, [&](int64_t b, int64_t e) {
+        detail::parallel_range(n, [&](int64_t b, int64_t e) {
             for (int64_t i = b; i < e; ++i) o[i] = detail::quant::quantize_one<Q>(in[i], inv_scale, zp);
         });
         return out;
@@ -326,7 +307,7 @@ inline Tensor<float> QuantizedTensor::dequantize() const {
         if (scheme_ == kPerTensorAffine) {
             const auto s = static_cast<float>(scale_);
             const int64_t z = zero_point_;
-            detail::quant::parallel_range(n, [&](int64_t b, int64_t e) {
+            detail::parallel_range(n, [&](int64_t b, int64_t e) {
                 for (int64_t i = b; i < e; ++i) {
                     // q - zero_point in int32, wrapping as PyTorch's does for qint32.
                     const auto d = static_cast<int32_t>(static_cast<uint32_t>(in[i]) - static_cast<uint32_t>(z));

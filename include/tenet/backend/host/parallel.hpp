@@ -3,6 +3,7 @@
 // (PyTorch's set_num_threads / get_num_threads). Results never depend on it.
 
 #include "tenet/config.hpp"
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 
@@ -42,5 +43,27 @@ inline void set_num_threads(int n) {
 #endif
     detail::num_threads_setting().store(n, std::memory_order_relaxed);
 }
+
+namespace detail {
+/// f(begin, end) over [0, n), split into one contiguous chunk per thread when n is large. f must
+/// not throw (an exception cannot leave an OpenMP region): check arguments before.
+template <class F>
+void parallel_range(int64_t n, F&& f) {
+#ifdef _OPENMP
+    const int threads = get_num_threads();
+    if (threads > 1 && n >= kParallelThreshold) {
+#pragma omp parallel num_threads(threads)
+        {
+            const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+            const int64_t chunk = (n + nt - 1) / nt;
+            const int64_t b = std::min(n, t * chunk), e = std::min(n, b + chunk);
+            if (b < e) f(b, e);
+        }
+        return;
+    }
+#endif
+    f(int64_t{0}, n);
+}
+}  // namespace detail
 
 }  // namespace tenet
