@@ -1,0 +1,37 @@
+#pragma once
+// Meta tensors (PyTorch's device='meta'): sizes, strides and a dtype on a storage with no
+// buffer. An op on meta tensors computes its result's geometry and dtype exactly as on the host
+// and runs nothing, so a whole model's shapes can be checked without memory or time.
+//
+// The meta device is handled at a few central points, each one branch that the host never
+// takes: storage allocation (core/storage.hpp), evaluation (backend/host/evaluate.hpp), copies
+// and fills (backend/device/device_copy.hpp), reductions (ops/reduce.hpp), matmul, joins,
+// softmax, random fills, and autograd's gradient accumulation. Reading a meta tensor's data
+// (item, to_vector, printing values, a copy to the host, data_ptr) throws device_error; an op
+// with no meta rule reaches the storage's data() and throws device_error too, never reads a
+// null pointer. The helpers those points share are here.
+
+#include "tenet/config.hpp"
+#include <optional>
+
+#include "tenet/core/device.hpp"
+#include "tenet/core/errors.hpp"
+#include "tenet/core/tensor.hpp"
+
+namespace tenet::inline TENET_ABI::detail {
+
+/// Whether a device (an expression's, which is nullopt for numbers only) is the meta device.
+inline bool is_meta_device(const std::optional<Device>& device) { return device && device->is_meta(); }
+
+/// A fresh contiguous meta tensor of `sizes`: no data, the geometry of a fresh host result.
+template <class T>
+Tensor<T> meta_result(const IntArray& sizes) {
+    return Tensor<T>(make_contiguous_impl(sizes, dtype_of<T>, Device(DeviceType::Meta)));
+}
+
+/// The error for an op that has no meta rule in tenet.
+[[noreturn]] inline void fail_not_on_meta(const char* op) {
+    fail<device_error>(op, ": not supported on meta tensors in tenet (a meta tensor has a shape but no data)");
+}
+
+}  // namespace tenet::detail
