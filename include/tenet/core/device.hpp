@@ -81,4 +81,11 @@ private:
     int8_t index_;
 };
 
+namespace detail {
+/// The error for an op that has no meta rule in tenet (one that would need the data).
+[[noreturn]] inline void fail_not_on_meta(const char* op) {
+    fail<device_error>(op, ": not supported on meta tensors in tenet (a meta tensor has a shape but no data)");
+}
+}  // namespace detail
+
 }  // namespace tenet

@@ -9,7 +9,8 @@
 // softmax, random fills, and autograd's gradient accumulation. Reading a meta tensor's data
 // (item, to_vector, printing values, a copy to the host, data_ptr) throws device_error; an op
 // with no meta rule reaches the storage's data() and throws device_error too, never reads a
-// null pointer. The helpers those points share are here.
+// null pointer. The helpers those points share are here (and detail::fail_not_on_meta, in
+// core/device.hpp).
 
 #include "tenet/config.hpp"
 #include <optional>
@@ -27,11 +28,6 @@ inline bool is_meta_device(const std::optional<Device>& device) { return device 
 template <class T>
 Tensor<T> meta_result(const IntArray& sizes) {
     return Tensor<T>(make_contiguous_impl(sizes, dtype_of<T>, Device(DeviceType::Meta)));
-}
-
-/// The error for an op that has no meta rule in tenet.
-[[noreturn]] inline void fail_not_on_meta(const char* op) {
-    fail<device_error>(op, ": not supported on meta tensors in tenet (a meta tensor has a shape but no data)");
 }
 
 }  // namespace tenet::detail

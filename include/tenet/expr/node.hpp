@@ -175,6 +175,35 @@ inline std::optional<Device> common_device(std::optional<Device> a, std::optiona
     return a ? a : b;
 }
 
+/// Throws unless the operand nodes share a device (as common_device), except that on the meta
+/// device a host operand of shape () joins as a scalar would, as PyTorch lets a 0-d CPU tensor
+/// join a meta op. The exception is looked for only once the devices differ.
+template <class... N>
+void check_operand_devices(const char* op, const N&... n) {
+    std::optional<Device> first;
+    bool differ = false;
+    auto see = [&](const std::optional<Device>& d) {
+        if (!d) return;
+        if (!first) first = d;
+        else differ = differ || !(*d == *first);
+    };
+    (see(n.device()), ...);
+    if (!differ) return;
+    const bool meta = ((n.device() && n.device()->is_meta()) || ...);
+    std::optional<Device> common;
+    auto join = [&](const auto& x) {
+        const std::optional<Device> d = x.device();
+        if (!(meta && d && d->is_cpu() && x.shape().empty())) common = common_device(common, d, op);
+    };
+    (join(n), ...);
+}
+
+/// The device of a node over operands on devices a and b (null: numbers only): the first, but
+/// meta when either is (a 0-d host operand in a meta op, check_operand_devices).
+inline std::optional<Device> node_device(std::optional<Device> a, std::optional<Device> b) {
+    return !a || (b && b->is_meta()) ? b : a;
+}
+
 /// Refuses a functor that does not compute on complex (fn::accepts_complex) when the operands
 /// or the computation are complex. The instantiation context names the functor (fn::Floor, ...).
 template <class Op, bool Complex>
@@ -243,7 +272,7 @@ struct Binary : ExpressionBase<Binary<Op, A, B>> {
 
     Binary(A a_, B b_, Op op_ = {})
         : a(std::move(a_)), b(std::move(b_)), op(op_), shape_(operand_shape(a, b)) {
-        if constexpr (!holds_values) common_device(a.device(), b.device(), Op::name);
+        if constexpr (!holds_values) check_operand_devices(Op::name, a, b);
     }
     /// The broadcast shape, initialised in place (a node over values, a computation on numbers, has none).
     static node_shape_t<holds_values, lasting_shape> operand_shape(const A& a, const B& b) {
@@ -251,7 +280,7 @@ struct Binary : ExpressionBase<Binary<Op, A, B>> {
         else return broadcast_node_shape<lasting_shape>(a.shape(), b.shape(), Op::name);
     }
     const IntArray& shape() const { return get_shape<holds_values, lasting_shape>(shape_); }
-    std::optional<Device> device() const { return a.device() ? a.device() : b.device(); }
+    std::optional<Device> device() const { return node_device(a.device(), b.device()); }
     template <class F>
     void for_each_leaf(F&& f) const {
         a.for_each_leaf(f);
@@ -290,8 +319,7 @@ struct Ternary : ExpressionBase<Ternary<Op, A, B, C>> {
 
     Ternary(A a_, B b_, C c_, Op op_ = {})
         : a(std::move(a_)), b(std::move(b_)), c(std::move(c_)), op(op_), shape_(operand_shape(a, b, c)) {
-        if constexpr (!holds_values)
-            common_device(common_device(a.device(), b.device(), Op::name), c.device(), Op::name);
+        if constexpr (!holds_values) check_operand_devices(Op::name, a, b, c);
     }
     /// As Binary::operand_shape.
     static node_shape_t<holds_values, lasting_shape> operand_shape(const A& a, const B& b, const C& c) {
@@ -299,7 +327,7 @@ struct Ternary : ExpressionBase<Ternary<Op, A, B, C>> {
         else return broadcast_node_shape<lasting_shape>(a.shape(), b.shape(), c.shape(), Op::name);
     }
     const IntArray& shape() const { return get_shape<holds_values, lasting_shape>(shape_); }
-    std::optional<Device> device() const { return a.device() ? a.device() : b.device() ? b.device() : c.device(); }
+    std::optional<Device> device() const { return node_device(node_device(a.device(), b.device()), c.device()); }
     template <class F>
     void for_each_leaf(F&& f) const {
         a.for_each_leaf(f);

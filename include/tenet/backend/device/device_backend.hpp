@@ -66,6 +66,7 @@ inline DeviceBackend*& device_backend_slot() {
 
 /// The backend for `device`, checking that the device exists; `op` names the caller.
 inline DeviceBackend& device_backend(Device device, const char* op) {
+    if (device.is_meta()) fail_not_on_meta(op);  // no memory, no kernels: never a CUDA path by accident
     DeviceBackend* backend = device_backend_slot();
     if (!backend)
         fail<device_error>(op, ": cannot use device ", device,
