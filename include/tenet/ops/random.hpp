@@ -315,6 +315,7 @@ Tensor<T> randperm_impl(int64_t n, Generator& gen, TensorOptions options) {
             max_value = int64_t{1} << std::numeric_limits<T>::digits;
         if (n - 1 > max_value) fail<value_error>("randperm: n is too large for result tensor type ", dtype_of<T>, " (n = ", n, ")");
         check_device_supported(options.device(), "randperm");
+        if (options.device().is_meta()) return meta_result<T>({n});  // nothing drawn, as fill_random
         Tensor<T> t = empty<T>({n});  // the shuffle is sequential: made on the host, then moved
         T* p = t.data_ptr();
         std::vector<int64_t> perm(static_cast<size_t>(n));
