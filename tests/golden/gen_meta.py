@@ -234,7 +234,7 @@ CASES = {
     "print:grad:mul": lambda: meta(2, 3, requires_grad=True) * 2,
     "print:grad:sum": lambda: meta(2, 3, requires_grad=True).sum(),
     "print:grad:mm": lambda: meta(2, 3, requires_grad=True) @ meta(3, 4),
-    "print:grad:mlp_loss": lambda: mlp()[0],
+    "print:grad:mean": lambda: (meta(2, 3, requires_grad=True) * 2).mean(),
     "grad:mlp.loss": lambda: mlp()[0],
     "grad:mlp.w1": lambda: mlp()[1].grad,
     "grad:mlp.b1": lambda: mlp()[2].grad,
