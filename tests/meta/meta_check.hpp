@@ -14,6 +14,14 @@ using namespace tenet;
 /// A case: builds its result (a meta tensor, or a host one) from nothing.
 using Builder = std::function<TensorBase()>;
 
+/// An uninitialised meta tensor, a leaf that requires grad if asked.
+template <class T = float>
+Tensor<T> meta(const IntArray& sizes, bool requires_grad = false) {
+    Tensor<T> t = empty<T>(sizes, kMeta);
+    if (requires_grad) t.requires_grad_();
+    return t;
+}
+
 inline IntArray int_list(const std::string& text) {
     IntArray out;
     std::istringstream in(text);

@@ -10,16 +10,10 @@
 namespace { namespace TENET_TEST_FILE {
 
 using namespace tenet;
-using namespace tenet::indexing;
 namespace F = tenet::nn::functional;
 using meta_check::Builder;
+using meta_check::meta;
 
-template <class T = float>
-Tensor<T> meta(const IntArray& sizes, bool requires_grad = false) {
-    Tensor<T> t = empty<T>(sizes, kMeta);
-    if (requires_grad) t.requires_grad_();
-    return t;
-}
 Tensor<float> A() { return meta({2, 3}); }
 
 /// The two-layer perceptron of gen_meta.py: its loss and parameters after backward().
@@ -92,6 +86,8 @@ std::map<std::string, Builder> grad_cases() {
          [] { return grad_after(meta({4, 5}, true), [](const auto& a) { return Tensor<float>(a.mean(1)).sum(); }); }},
         {"grad:max_dim",
          [] { return grad_after(meta({4, 5}, true), [](const auto& a) { return a.max(1).values.sum(); }); }},
+        {"grad:flip",
+         [] { return grad_after(meta({2, 3}, true), [](const auto& a) { return flip(a, {1}).sum(); }); }},
         {"grad:bmm",
          [] { return grad_after(meta({2, 3, 4}, true), [](const auto& a) { return bmm(a, meta({2, 4, 5})).sum(); }); }},
         {"grad:cross_entropy",

@@ -33,7 +33,8 @@ public:
                                        index);
     }
     static constexpr int8_t kMaxIndex = 127;
-    /// Parses "cpu", "cuda", "cuda:N", "meta" (an index on meta is kept, as PyTorch keeps it).
+    /// Parses "cpu", "cuda", "cuda:N", "meta" ("meta:N" parses too; a tensor created there is on
+    /// "meta", as in PyTorch).
     Device(std::string_view spec) { *this = parse(spec); }  // NOLINT: implicit, as torch::Device
     Device(const char* spec) : Device(std::string_view(spec)) {}  // NOLINT
 

@@ -81,7 +81,8 @@ inline DeviceBackend& device_backend(Device device, const char* op) {
 
 /// A device with its index filled in ("cuda" means the current device, as in PyTorch).
 inline Device resolve_device(Device device, const char* op) {
-    if (device.is_meta()) return device;  // no backend: a meta tensor has no memory
+    // No backend: a meta tensor has no memory, and its device no index (PyTorch drops "meta:0"'s).
+    if (device.is_meta()) return Device(DeviceType::Meta);
     if (device.is_cpu() || device.has_index()) {
         if (device.is_cuda()) device_backend(device, op);  // validates the index
         return device.is_cpu() ? Device(DeviceType::CPU) : device;
