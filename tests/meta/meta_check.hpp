@@ -43,7 +43,8 @@ void run_cases(const golden::GoldenFile& file, const std::map<std::string, Build
         if (!selected(c.op)) continue;
         INFO(c.line);
         const auto it = cases.find(c.op);
-        REQUIRE(it != cases.end());
+        CHECK(it != cases.end());  // a case PyTorch answered that the table lacks
+        if (it == cases.end()) continue;
         ++ran;
         if (c.kind == "error") {
             const std::string& kind = c.arg("kind");
