@@ -148,6 +148,7 @@ CASES = {
     "error:with_cpu_1d": lambda: A() + torch.ones(3),
     "error:cpu_1d_first": lambda: torch.ones(3) + A(),
     "error:cpu_inplace_meta": lambda: torch.ones(3).add_(meta(3)),
+    "error:cpu_inplace_meta_view": lambda: torch.ones(3).add_(meta(4)[1:]),
     "error:broadcast_mismatch": lambda: A() + meta(4),
     # ---- reductions
     "sum_all": lambda: R().sum(),

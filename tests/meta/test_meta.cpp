@@ -107,6 +107,7 @@ std::map<std::string, Builder> forward_cases() {
         {"error:with_cpu_1d", [] { return ev(A() + ones({3})); }},
         {"error:cpu_1d_first", [] { return ev(ones({3}) + A()); }},
         {"error:cpu_inplace_meta", [] { return TensorBase(ones({3}).add_(meta({3}))); }},
+        {"error:cpu_inplace_meta_view", [] { return TensorBase(ones({3}).add_(meta({4}).index({Slice(1, None)}))); }},
         {"error:broadcast_mismatch", [] { return ev(A() + meta({4})); }},
         // ---- reductions
         {"sum_all", [] { return ev(R().sum()); }},

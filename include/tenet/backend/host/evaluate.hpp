@@ -298,8 +298,10 @@ FlatOperands<L> flat_operands(const Tensor<T>& dst, const std::array<const Tenso
         const TensorImpl& l = leaf->impl();
         f.flat = f.flat && l.contiguous() && l.sizes() == d.sizes();
         f.on_host = f.on_host && l.storage->device().is_cpu();
-        // Unchecked: a meta leaf (no buffer) makes on_host false, and the caller's device check reports it.
-        f.ptrs[k++] = static_cast<unsigned char*>(l.storage->data_or_null()) + l.offset * leaf->element_size();
+        // Unchecked: a meta leaf (no buffer) makes on_host false, and the caller's device check reports it
+        // (integer arithmetic: an offset from a null buffer is not a pointer the loop ever reads).
+        f.ptrs[k++] = reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(l.storage->data_or_null()) +
+                                              static_cast<uintptr_t>(l.offset * leaf->element_size()));
         if (l.storage == d.storage && may_overlap(d, l))
             f.overlaps |= leaf->element_size() != static_cast<int64_t>(sizeof(T)) || l.offset != d.offset;
     }
