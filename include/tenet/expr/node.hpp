@@ -175,20 +175,11 @@ inline std::optional<Device> common_device(std::optional<Device> a, std::optiona
     return a ? a : b;
 }
 
-/// Throws unless the operand nodes share a device (as common_device), except that on the meta
-/// device a host operand of shape () joins as a scalar would, as PyTorch lets a 0-d CPU tensor
-/// join a meta op. The exception is looked for only once the devices differ.
+/// check_operand_devices once the operands' devices differ: a device_error naming two of them,
+/// unless the only host operands are of shape () beside meta ones (PyTorch lets a 0-d CPU
+/// tensor join a meta op, as a scalar).
 template <class... N>
-void check_operand_devices(const char* op, const N&... n) {
-    std::optional<Device> first;
-    bool differ = false;
-    auto see = [&](const std::optional<Device>& d) {
-        if (!d) return;
-        if (!first) first = d;
-        else differ = differ || !(*d == *first);
-    };
-    (see(n.device()), ...);
-    if (!differ) return;
+[[gnu::cold, gnu::noinline]] void check_mixed_devices(const char* op, const N&... n) {
     const bool meta = ((n.device() && n.device()->is_meta()) || ...);
     std::optional<Device> common;
     auto join = [&](const auto& x) {
@@ -196,6 +187,22 @@ void check_operand_devices(const char* op, const N&... n) {
         if (!(meta && d && d->is_cpu() && x.shape().empty())) common = common_device(common, d, op);
     };
     (join(n), ...);
+}
+
+/// Throws unless the operand nodes share a device (as common_device; numbers have none), with
+/// check_mixed_devices's exception for 0-d host operands of a meta op. The fast path is
+/// common_device's comparison.
+template <class A, class B>
+void check_operand_devices(const char* op, const A& a, const B& b) {
+    const std::optional<Device> da = a.device(), db = b.device();
+    if (da && db && !(*da == *db)) [[unlikely]] check_mixed_devices(op, a, b);
+}
+template <class A, class B, class C>
+void check_operand_devices(const char* op, const A& a, const B& b, const C& c) {
+    const std::optional<Device> da = a.device(), db = b.device(), dc = c.device();
+    const std::optional<Device> first = da ? da : db ? db : dc;
+    if ((da && !(*da == *first)) || (db && !(*db == *first)) || (dc && !(*dc == *first))) [[unlikely]]
+        check_mixed_devices(op, a, b, c);
 }
 
 /// The device of a node over operands on devices a and b (null: numbers only): the first, but

@@ -301,7 +301,7 @@ FlatOperands<L> flat_operands(const Tensor<T>& dst, const std::array<const Tenso
         // Unchecked: a meta leaf (no buffer) makes on_host false, and the caller's device check reports it
         // (integer arithmetic: an offset from a null buffer is not a pointer the loop ever reads).
         f.ptrs[k++] = reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(l.storage->data_or_null()) +
-                                              static_cast<uintptr_t>(l.offset * leaf->element_size()));
+                                              static_cast<uintptr_t>(l.offset * l.dtype.itemsize()));
         if (l.storage == d.storage && may_overlap(d, l))
             f.overlaps |= leaf->element_size() != static_cast<int64_t>(sizeof(T)) || l.offset != d.offset;
     }
