@@ -1,7 +1,7 @@
 #pragma once
 // Device: where a tensor's storage lives. `cpu`, `cuda:N` or `meta`, parsed from strings
 // as PyTorch parses them ("cpu", "cuda", "cuda:1", "meta"). A meta tensor has sizes, strides
-// and a dtype but no data (ops/meta.hpp): how a model's shapes are checked for free.
+// and a dtype but no data (core/meta.hpp): how a model's shapes are checked for free.
 
 #include "tenet/config.hpp"
 #include <cctype>

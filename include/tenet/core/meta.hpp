@@ -5,8 +5,10 @@
 //
 // The meta device is handled at a few central points, each one branch that the host never
 // takes: storage allocation (core/storage.hpp), evaluation (backend/host/evaluate.hpp), copies
-// and fills (backend/device/device_copy.hpp), reductions (ops/reduce.hpp), matmul, joins,
-// softmax, random fills, and autograd's gradient accumulation. Reading a meta tensor's data
+// and fills (backend/device/device_copy.hpp; joins and views' copies go through them),
+// reductions (ops/reduce.hpp), matmul (linalg/matmul.hpp), random fills and ranges, flip,
+// nll_loss, and autograd's gradient pass and accumulation (softmax takes its device path, made
+// of expressions and reductions). Reading a meta tensor's data
 // (item, to_vector, printing values, a copy to the host, data_ptr) throws device_error; an op
 // with no meta rule reaches the storage's data() and throws device_error too, never reads a
 // null pointer. The helpers those points share are here (and detail::fail_not_on_meta, in
