@@ -221,6 +221,7 @@ RENAMED = {
     "tenet::indexing::None": "`None` (in an index)",
     "tenet::kCPU": "`torch.device(\"cpu\")`",
     "tenet::kCUDA": "`torch.device(\"cuda\")`",
+    "tenet::kMeta": "`torch.device(\"meta\")`",
     "tenet::indexing::Ellipsis": "`...` (in an index)",
     "tenet::TensorOptions": "`dtype=` / `device=` keywords",
     "tenet::IntArray": "torch.Size",

@@ -151,7 +151,7 @@ TEST_CASE("errors: devices") {
     TENET_REQUIRE_THROWS(tenet::arange(3, tenet::TensorOptions(tenet::kCUDA)), tenet::device_error, Contains("cuda"));
     TENET_REQUIRE_THROWS(tenet::tensor({1, 2}, "cuda"), tenet::device_error, Contains("cuda"));
     TENET_REQUIRE_THROWS(tenet::Device("gpu"), tenet::device_error,
-                           Contains("expected one of cpu, cuda device type at start of device string: gpu"));
+                           Contains("expected one of cpu, cuda, meta device type at start of device string: gpu"));
     TENET_REQUIRE_THROWS(tenet::Device("cuda:x"), tenet::device_error, Contains("invalid device string: 'cuda:x'"));
     TENET_REQUIRE_THROWS(tenet::Device("cpu:1"), tenet::device_error, Contains("CPU device index must be -1 or zero"));
     CHECK(tenet::Device("cuda:1").index() == 1);

@@ -219,6 +219,7 @@ TENET_FIXED GradientList AccumulateGrad::apply_with_graph(const GradientList& gr
 
 TENET_FIXED void add_into(const TensorBase& out, const TensorBase& g) {
     if (!out.is_cpu()) {
+        if (out.is_meta()) return;  // a meta gradient accumulates its shape only: nothing to add
         detail::DeviceGuard guard(out.device());
         detail::device_backend(out.device(), "backward")
             .accumulate(out.device().index(), detail::first_byte(out), detail::first_byte(g), out.numel(), out.dtype());
@@ -241,7 +242,7 @@ TENET_FIXED void add_into(const TensorBase& out, const TensorBase& g) {
 TENET_FIXED TensorBase dense_copy(const TensorBase& t) {
     TensorBase out(detail::make_contiguous_impl(t.sizes(), t.dtype(), t.device()));
     if (t.is_cpu()) std::memcpy(out.impl().storage->data(), detail::first_byte(t), static_cast<size_t>(t.nbytes()));
-    else detail::copy_strided_on_device(out, t);
+    else if (!t.is_meta()) detail::copy_strided_on_device(out, t);  // a meta copy has nothing to copy
     return out;
 }
 

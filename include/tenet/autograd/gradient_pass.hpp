@@ -21,6 +21,7 @@
 #include "tenet/autograd/node.hpp"
 #include "tenet/autograd/saved_expression.hpp"
 #include "tenet/backend/host/evaluate.hpp"
+#include "tenet/core/meta.hpp"
 #include "tenet/backend/host/reduce_loops.hpp"
 #include "tenet/backend/host/simd_dispatch.hpp"
 #include "tenet/expr/pow_rewrite.hpp"
@@ -71,6 +72,7 @@ Tensor<T> sum_to(const Tensor<T>& full, const IntArray& shape) {
     if (full.sizes() == shape) return full;
     if (product(shape) == full.numel()) return full.contiguous().view(shape);  // only size-1 dims differ
     if (!full.is_cpu()) {  // a reduction on the device
+        if (full.is_meta()) return detail::meta_result<T>(shape);
         if (const DeviceSumTo device_sum = device_sum_to_slot()) return Tensor<T>(device_sum(full, shape).impl_ptr());
         detail::no_device_evaluator("backward", full.device());
     }
@@ -262,6 +264,22 @@ GradientList device_leaf_gradients(const E& e, const G& g, const EdgeList& edges
     (void)e, (void)g, (void)edges, (void)root;
     detail::no_device_evaluator("backward", device);
 #endif
+    return out;
+}
+
+/// The gradients of e's leaves on the meta device: each leaf's shape and type, computed from
+/// nothing (the gradient of a meta expression has no values).
+template <class E, class G, size_t... K>
+GradientList meta_leaf_gradients(const E& e, const G& g, const EdgeList& edges, std::index_sequence<K...>) {
+    GradientList out(E::num_leaves);
+    const std::vector<TensorBase> leaf_handles = leaves_of(e);
+    auto one = [&](auto k) {
+        constexpr size_t I = decltype(k)::value;
+        using GE = std::remove_cvref_t<decltype(leaf_grad<I>(e, g))>;
+        if constexpr (!is_no_gradient<GE>)
+            if (edges[I].valid()) out[I] = detail::meta_result<leaf_t<I, E>>(leaf_handles[I].sizes());
+    };
+    (one(std::integral_constant<size_t, K>{}), ...);
     return out;
 }
 
@@ -470,8 +488,10 @@ GradientList leaf_gradients(const E& e, const G& g_in, const EdgeList& edges, co
     constexpr size_t L = E::num_leaves;
     const auto g = strong_seed(g_in);
     using GS = std::remove_cvref_t<decltype(g)>;
-    if (const auto device = e.device(); device && !device->is_cpu())
+    if (const auto device = e.device(); device && !device->is_cpu()) {
+        if (device->is_meta()) return meta_leaf_gradients(e, g, edges, leaves);
         return device_leaf_gradients(e, g, edges, root, *device, leaves);
+    }
     const int64_t n = product(root);
     std::optional<E> own;  // our own copy of e, only where a leaf must be expanded
     const E& flat = needs_expanded_leaves(expr::leaf_tensors(e), n, root) ? own.emplace(e) : e;

@@ -132,6 +132,8 @@ struct ReduceNode final : Node {
         const Tensor<R> g(grad.impl_ptr());
         constexpr auto leaves = std::make_index_sequence<E::num_leaves>{};
         if (all) {
+            // A meta gradient has no value to seed with: the pass answers with the leaves' shapes.
+            if (g.is_meta()) return leaf_gradients(e, expr::ScalarNode<R>(R{}), next_edges, saved.shape, leaves);
             const R seed = convert<R>(convert<double>(g.item()) * scale);
             return leaf_gradients(e, expr::ScalarNode<R>(seed), next_edges, saved.shape, leaves);
         }

@@ -31,6 +31,7 @@
 #include "tenet/core/grad_mode.hpp"
 #include "tenet/autograd/node.hpp"
 #include "tenet/backend/host/evaluate.hpp"
+#include "tenet/core/meta.hpp"
 #include "tenet/expr/math.hpp"
 #include "tenet/ops/reduce.hpp"
 
@@ -199,7 +200,9 @@ template <class E>
 [[gnu::cold]] auto record_op(const E& e) {
     using V = typename E::value_type;
     Tensor<V> out;
-    if (const auto device = e.device(); device && !device->is_cpu()) {
+    if (const auto device = e.device(); device && device->is_meta()) {
+        out = detail::meta_result<V>(e.shape());  // nothing to compute
+    } else if (device && !device->is_cpu()) {
 #if TENET_DEVICE_EVALUATOR
         detail::run_assign(out, e, detail::AssignMode::Fresh);
 #else

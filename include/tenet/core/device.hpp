@@ -1,6 +1,7 @@
 #pragma once
-// Device: where a tensor's storage lives. `cpu` or `cuda:N`, parsed from strings
-// as PyTorch parses them ("cpu", "cuda", "cuda:1").
+// Device: where a tensor's storage lives. `cpu`, `cuda:N` or `meta`, parsed from strings
+// as PyTorch parses them ("cpu", "cuda", "cuda:1", "meta"). A meta tensor has sizes, strides
+// and a dtype but no data (core/meta.hpp): how a model's shapes are checked for free.
 
 #include "tenet/config.hpp"
 #include <cctype>
@@ -13,10 +14,12 @@
 
 namespace tenet::inline TENET_ABI {
 
-enum class DeviceType : int8_t { CPU, CUDA };
+enum class DeviceType : int8_t { CPU, CUDA, Meta };
 
 inline constexpr DeviceType kCPU = DeviceType::CPU;
 inline constexpr DeviceType kCUDA = DeviceType::CUDA;
+/// PyTorch's meta device: tensors with a shape, strides and a dtype but no data.
+inline constexpr DeviceType kMeta = DeviceType::Meta;
 
 class Device {
 public:
@@ -30,7 +33,8 @@ public:
                                        index);
     }
     static constexpr int8_t kMaxIndex = 127;
-    /// Parses "cpu", "cuda", "cuda:N".
+    /// Parses "cpu", "cuda", "cuda:N", "meta" ("meta:N" parses too; a tensor created there is on
+    /// "meta", as in PyTorch).
     Device(std::string_view spec) { *this = parse(spec); }  // NOLINT: implicit, as torch::Device
     Device(const char* spec) : Device(std::string_view(spec)) {}  // NOLINT
 
@@ -39,9 +43,11 @@ public:
     constexpr bool has_index() const { return index_ >= 0; }
     constexpr bool is_cpu() const { return type_ == DeviceType::CPU; }
     constexpr bool is_cuda() const { return type_ == DeviceType::CUDA; }
+    /// The meta device: storage without a buffer (torch.device("meta")).
+    constexpr bool is_meta() const { return type_ == DeviceType::Meta; }
 
     std::string str() const {
-        std::string s = is_cpu() ? "cpu" : "cuda";
+        std::string s = is_cpu() ? "cpu" : is_cuda() ? "cuda" : "meta";
         if (has_index()) {
             s += ':';
             s += std::to_string(int(index_));
@@ -58,7 +64,8 @@ private:
         DeviceType type;
         if (name == "cpu") type = DeviceType::CPU;
         else if (name == "cuda") type = DeviceType::CUDA;
-        else detail::fail<device_error>("Device: expected one of cpu, cuda device type at start of device string: ",
+        else if (name == "meta") type = DeviceType::Meta;
+        else detail::fail<device_error>("Device: expected one of cpu, cuda, meta device type at start of device string: ",
                                         spec);
         if (colon == std::string_view::npos) return Device(type);
         const std::string_view digits = spec.substr(colon + 1);
@@ -74,5 +81,12 @@ private:
     DeviceType type_;
     int8_t index_;
 };
+
+namespace detail {
+/// The error for an op that has no meta rule in tenet (one that would need the data).
+[[noreturn]] inline void fail_not_on_meta(const char* op) {
+    fail<device_error>(op, ": not supported on meta tensors in tenet (a meta tensor has a shape but no data)");
+}
+}  // namespace detail
 
 }  // namespace tenet

@@ -57,11 +57,12 @@ public:
     using Deleter = std::function<void(void*)>;
 
     /// Allocates `nbytes` on `device` from its caching allocator ("cuda" means the
-    /// current device: the storage records the resolved index).
+    /// current device: the storage records the resolved index). On the meta device nothing
+    /// is allocated: the storage reports `nbytes` (as PyTorch's) and has no buffer.
     StorageImpl(size_t nbytes, Device device)
         : nbytes_(nbytes), device_(detail::resolve_device(device, "empty")) {
         if (device_.is_cpu()) data_ = host_allocator().allocate(nbytes);
-        else data_ = detail::device_backend(device_, "empty").allocate(nbytes, device_.index());
+        else if (!device_.is_meta()) data_ = detail::device_backend(device_, "empty").allocate(nbytes, device_.index());
     }
     /// Wraps external memory without copying; `deleter` (may be empty) runs on release.
     StorageImpl(void* data, size_t nbytes, Device device, Deleter deleter)
@@ -78,12 +79,21 @@ public:
             if (deleter_) deleter_(data_);
         } else if (device_.is_cpu()) {
             host_allocator().deallocate(data_, nbytes_);
+        } else if (device_.is_meta()) {  // nothing was allocated
         } else if (auto* backend = detail::device_backend_slot()) {
             backend->deallocate(data_, nbytes_, device_.index());
         }
     }
 
-    void* data() const { return data_; }
+    /// The buffer. A meta storage has none: asking for it throws device_error (the one
+    /// check is on a null buffer, so the host pays a never-taken branch).
+    void* data() const {
+        if (!data_) [[unlikely]]
+            if (device_.is_meta()) no_meta_data();
+        return data_;
+    }
+    /// The buffer, or null on the meta device: for code that has checked the device itself.
+    void* data_or_null() const { return data_; }
     size_t nbytes() const { return nbytes_; }
     Device device() const { return device_; }
     bool is_external() const { return external_; }
@@ -105,6 +115,10 @@ public:
     std::shared_ptr<const detail::WriteBack> write_back;
 
 private:
+    [[noreturn]] static void no_meta_data() {
+        detail::fail<device_error>("data access: the tensor is a meta tensor, which has no data (device='meta'); "
+                                   "this operation is not supported on meta tensors");
+    }
     void* data_ = nullptr;
     size_t nbytes_ = 0;
     Device device_;

@@ -43,11 +43,19 @@ namespace detail {
 template <class T>
 inline constexpr bool always_false = false;
 
+/// The error for reading a meta tensor's data (PyTorch: "Cannot copy out of meta tensor; no data!").
+[[noreturn]] inline void fail_meta_data_access(const TensorBase& t, const char* op) {
+    fail<device_error>(op, ": Cannot copy out of meta tensor; no data! (a meta tensor of sizes ", t.sizes(),
+                       " and dtype ", t.dtype(), " has a shape but no values)");
+}
+
 /// Throws unless the tensor's data is addressable from the host.
 inline void check_host_access(const TensorBase& t, const char* op) {
-    if (!t.device().is_cpu())
+    if (!t.device().is_cpu()) {
+        if (t.device().is_meta()) fail_meta_data_access(t, op);
         fail<device_error>(op, ": cannot access the data of a tensor on ", t.device(),
                            " from the host; copy it with .cpu() first");
+    }
 }
 
 /// PyTorch refuses to write to a tensor in which two indices share one element.
@@ -314,6 +322,7 @@ public:
             detail::fail<shape_error>("item: a Tensor with ", numel(),
                                       " elements cannot be converted to Scalar (shape ", sizes(), ")");
         if (!is_cpu()) {
+            if (is_meta()) detail::fail_meta_data_access(*this, "item");
             T value;
             detail::device_backend(device(), "item")
                 .copy_bytes(&value, Device(DeviceType::CPU), data_ptr(), device(), sizeof(T));
@@ -324,7 +333,10 @@ public:
 
     /// The elements in row-major order (copied from the device for a device tensor).
     std::vector<T> to_vector() const {
-        if (!is_cpu()) return detail::host_copy(*this).to_vector();
+        if (!is_cpu()) {
+            if (is_meta()) detail::fail_meta_data_access(*this, "to_vector");
+            return detail::host_copy(*this).to_vector();
+        }
         std::vector<T> out;
         out.reserve(static_cast<size_t>(numel()));
         const T* base = static_cast<const T*>(impl().storage->data());
@@ -335,7 +347,10 @@ public:
 
     /// The elements as nested lists (PyTorch's tolist()); a 0-d tensor gives a bare value.
     NestedList<T> tolist() const {
-        if (!is_cpu()) return detail::host_copy(*this).tolist();
+        if (!is_cpu()) {
+            if (is_meta()) detail::fail_meta_data_access(*this, "tolist");
+            return detail::host_copy(*this).tolist();
+        }
         const T* base = static_cast<const T*>(impl().storage->data());
         auto build = [&](auto&& self, size_t d, int64_t offset) -> NestedList<T> {
             if (d == sizes().size()) return {base[offset]};
@@ -474,6 +489,7 @@ public:
     Tensor<U> to(Device device) const {
         const Device target = detail::resolve_device(device, "to");
         if (target == this->device()) return to<U>();
+        if (is_meta()) detail::fail_meta_data_access(*this, "to");
         Tensor<U> out(detail::make_dense_impl(sizes(), detail::dense_strides_like(sizes(), strides()), dtype_of<U>,
                                               target));
         out.copy_data_(*this);

@@ -156,6 +156,8 @@ public:
     Device device() const { return impl().storage->device(); }
     bool is_cpu() const { return device().is_cpu(); }
     bool is_cuda() const { return device().is_cuda(); }
+    /// Whether the tensor is on the meta device: sizes, strides and dtype, no data (PyTorch's is_meta).
+    bool is_meta() const { return device().is_meta(); }
     bool is_floating_point() const { return dtype().is_floating_point(); }
     bool is_complex() const { return dtype().is_complex(); }
     /// Always false: tenet's conj() is a lazy expression, never a view with a conjugate bit.

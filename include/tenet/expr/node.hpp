@@ -175,6 +175,42 @@ inline std::optional<Device> common_device(std::optional<Device> a, std::optiona
     return a ? a : b;
 }
 
+/// check_operand_devices once the operands' devices differ: a device_error naming two of them,
+/// unless the only host operands are of shape () beside meta ones (PyTorch lets a 0-d CPU
+/// tensor join a meta op, as a scalar).
+template <class... N>
+[[gnu::cold, gnu::noinline]] void check_mixed_devices(const char* op, const N&... n) {
+    const bool meta = ((n.device() && n.device()->is_meta()) || ...);
+    std::optional<Device> common;
+    auto join = [&](const auto& x) {
+        const std::optional<Device> d = x.device();
+        if (!(meta && d && d->is_cpu() && x.shape().empty())) common = common_device(common, d, op);
+    };
+    (join(n), ...);
+}
+
+/// Throws unless the operand nodes share a device (as common_device; numbers have none), with
+/// check_mixed_devices's exception for 0-d host operands of a meta op. The fast path is
+/// common_device's comparison.
+template <class A, class B>
+void check_operand_devices(const char* op, const A& a, const B& b) {
+    const std::optional<Device> da = a.device(), db = b.device();
+    if (da && db && !(*da == *db)) [[unlikely]] check_mixed_devices(op, a, b);
+}
+template <class A, class B, class C>
+void check_operand_devices(const char* op, const A& a, const B& b, const C& c) {
+    const std::optional<Device> da = a.device(), db = b.device(), dc = c.device();
+    const std::optional<Device> first = da ? da : db ? db : dc;
+    if ((da && !(*da == *first)) || (db && !(*db == *first)) || (dc && !(*dc == *first))) [[unlikely]]
+        check_mixed_devices(op, a, b, c);
+}
+
+/// The device of a node over operands on devices a and b (null: numbers only): the first, but
+/// meta when either is (a 0-d host operand in a meta op, check_operand_devices).
+inline std::optional<Device> node_device(std::optional<Device> a, std::optional<Device> b) {
+    return !a || (b && b->is_meta()) ? b : a;
+}
+
 /// Refuses a functor that does not compute on complex (fn::accepts_complex) when the operands
 /// or the computation are complex. The instantiation context names the functor (fn::Floor, ...).
 template <class Op, bool Complex>
@@ -243,7 +279,7 @@ struct Binary : ExpressionBase<Binary<Op, A, B>> {
 
     Binary(A a_, B b_, Op op_ = {})
         : a(std::move(a_)), b(std::move(b_)), op(op_), shape_(operand_shape(a, b)) {
-        if constexpr (!holds_values) common_device(a.device(), b.device(), Op::name);
+        if constexpr (!holds_values) check_operand_devices(Op::name, a, b);
     }
     /// The broadcast shape, initialised in place (a node over values, a computation on numbers, has none).
     static node_shape_t<holds_values, lasting_shape> operand_shape(const A& a, const B& b) {
@@ -251,7 +287,7 @@ struct Binary : ExpressionBase<Binary<Op, A, B>> {
         else return broadcast_node_shape<lasting_shape>(a.shape(), b.shape(), Op::name);
     }
     const IntArray& shape() const { return get_shape<holds_values, lasting_shape>(shape_); }
-    std::optional<Device> device() const { return a.device() ? a.device() : b.device(); }
+    std::optional<Device> device() const { return node_device(a.device(), b.device()); }
     template <class F>
     void for_each_leaf(F&& f) const {
         a.for_each_leaf(f);
@@ -290,8 +326,7 @@ struct Ternary : ExpressionBase<Ternary<Op, A, B, C>> {
 
     Ternary(A a_, B b_, C c_, Op op_ = {})
         : a(std::move(a_)), b(std::move(b_)), c(std::move(c_)), op(op_), shape_(operand_shape(a, b, c)) {
-        if constexpr (!holds_values)
-            common_device(common_device(a.device(), b.device(), Op::name), c.device(), Op::name);
+        if constexpr (!holds_values) check_operand_devices(Op::name, a, b, c);
     }
     /// As Binary::operand_shape.
     static node_shape_t<holds_values, lasting_shape> operand_shape(const A& a, const B& b, const C& c) {
@@ -299,7 +334,7 @@ struct Ternary : ExpressionBase<Ternary<Op, A, B, C>> {
         else return broadcast_node_shape<lasting_shape>(a.shape(), b.shape(), c.shape(), Op::name);
     }
     const IntArray& shape() const { return get_shape<holds_values, lasting_shape>(shape_); }
-    std::optional<Device> device() const { return a.device() ? a.device() : b.device() ? b.device() : c.device(); }
+    std::optional<Device> device() const { return node_device(node_device(a.device(), b.device()), c.device()); }
     template <class F>
     void for_each_leaf(F&& f) const {
         a.for_each_leaf(f);

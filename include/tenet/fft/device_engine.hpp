@@ -24,7 +24,7 @@ namespace tenet::inline TENET_ABI::fft::detail {
 
 /// Whether t's transform runs on t's device (cuFFT) rather than on the host engine.
 inline bool on_device_engine(const TensorBase& t) {
-    return TENET_CUFFT && !t.is_cpu();
+    return TENET_CUFFT && !t.is_cpu() && !t.is_meta();  // a meta tensor goes to the host path, which refuses it
 }
 
 }  // namespace tenet::inline TENET_ABI::fft::detail

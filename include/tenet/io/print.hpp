@@ -94,6 +94,7 @@ struct Values {
     std::vector<int64_t> ints;   // integral dtypes and bool (0/1)
     std::string autograd;        // "grad_fn=<MulBackward0>" or "requires_grad=True" (or empty)
     std::string device;          // "cuda:0" for a device tensor, empty on the host
+    bool meta = false;           // a meta tensor: no values, printed as `tensor(..., device='meta', size=(...))`
 };
 
 /// Whether a dim of size n is cut to its edge items (PyTorch: `size > 2 * edgeitems`).
@@ -380,13 +381,18 @@ TENET_FIXED std::string format(const Values& v) {
     std::string text = prefix;
     std::vector<std::string> suffixes;
     if (!v.device.empty()) suffixes.push_back("device='" + v.device + "'");
-    if (product(v.sizes) == 0) {
-        if (v.sizes.size() != 1) {  // Python's str(tuple(shape))
-            std::string s = "size=(";
-            for (size_t i = 0; i < v.sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(v.sizes[i]);
-            s += ")";
-            suffixes.push_back(std::move(s));
-        }
+    auto size_suffix = [&] {  // Python's str(tuple(shape)): (), (5,), (2, 3)
+        std::string s = "size=(";
+        for (size_t i = 0; i < v.sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(v.sizes[i]);
+        s += v.sizes.size() == 1 ? ",)" : ")";
+        return s;
+    };
+    if (v.meta) {  // PyTorch 1.13: the size always, the dtype unless the default
+        suffixes.push_back(size_suffix());
+        if (!(v.dtype == get_default_dtype())) suffixes.push_back("dtype=tenet." + std::string(v.dtype.name()));
+        text += "...";
+    } else if (product(v.sizes) == 0) {
+        if (v.sizes.size() != 1) suffixes.push_back(size_suffix());
         if (!(v.dtype == get_default_dtype())) suffixes.push_back("dtype=tenet." + std::string(v.dtype.name()));
         text += "[]";
     } else {
@@ -500,6 +506,8 @@ Values values_of(const Tensor<T>& tensor) {
     v.summarize = static_cast<double>(tensor.numel()) > v.opts.threshold;
     v.autograd = autograd_repr(tensor);
     if (!tensor.is_cpu()) v.device = tensor.device().str();
+    v.meta = tensor.is_meta();
+    if (v.meta) return v;  // nothing to read
     // A device tensor's values are read from a host copy.
     const Tensor<T> t = tensor.is_cpu() ? tensor : host_copy(tensor);
     if (t.numel() > 0) {

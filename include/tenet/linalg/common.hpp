@@ -42,10 +42,12 @@ Tensor<operand_value_t<X>> materialize_anywhere(const X& x, const char* op) {
 template <class X>
 Tensor<operand_value_t<X>> materialize(const X& x, const char* op) {
     Tensor<operand_value_t<X>> t = materialize_anywhere(x, op);
-    if (!t.is_cpu())
+    if (!t.is_cpu()) {
+        if (t.is_meta()) fail_not_on_meta(op);
         fail<device_error>(op, ": not implemented for tensors on ", t.device(),
                            " (on devices tenet runs element-wise expressions, reductions, random numbers and the "
                            "matmul family); move the operands with .cpu()");
+    }
     return t;
 }
 

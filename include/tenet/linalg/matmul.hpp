@@ -144,7 +144,7 @@ void batched_gemm(const Tensor<T>& A, const Tensor<T>& B, Tensor<T>& out, T alph
     const int64_t n = A.sizes()[nd - 2], k = A.sizes()[nd - 1], p = B.sizes()[nd - 1];
     const IntArray batch(A.sizes().begin(), A.sizes().begin() + nb);
     const int64_t count = product(batch);
-    if (count == 0 || n == 0 || p == 0) return;
+    if (count == 0 || n == 0 || p == 0 || out.is_meta()) return;  // meta: the result's shape is all there is
     const Device device = out.device();
     T* o = out.data_ptr();
     bool b_shared = true;
@@ -184,6 +184,7 @@ Tensor<T> mm_impl(const Tensor<T>& a, const Tensor<T>& b, const char* op) {
         fail<shape_error>(op, ": mat1 and mat2 shapes cannot be multiplied (", dims_x(a.sizes()), " and ",
                           dims_x(b.sizes()), ")");
     Tensor<T> out = new_tensor<T>({a.sizes()[0], b.sizes()[1]}, a.device());
+    if (out.is_meta()) return out;
     gemm_on<T>(a.device(), a.sizes()[0], b.sizes()[1], a.sizes()[1], T(1), mat_ref(a, a.storage_offset(), 0, 1),
                mat_ref(b, b.storage_offset(), 0, 1), T(0), out.data_ptr(), b.sizes()[1]);
     return out;
@@ -197,6 +198,7 @@ Tensor<T> mv_impl(const Tensor<T>& a, const Tensor<T>& v, const char* op) {
     if (a.sizes()[1] != v.sizes()[0])
         fail<shape_error>(op, ": size mismatch, got mat (", dims_x(a.sizes()), "), vec (", v.sizes()[0], ")");
     Tensor<T> out = new_tensor<T>({a.sizes()[0]}, a.device());
+    if (out.is_meta()) return out;
     MatRef<T> vm{data_at(v, v.storage_offset()), v.sizes()[0], 1, v.strides()[0], 1};
     gemm_on<T>(a.device(), a.sizes()[0], 1, a.sizes()[1], T(1), mat_ref(a, a.storage_offset(), 0, 1), vm, T(0),
                out.data_ptr(), 1);
@@ -215,6 +217,7 @@ Tensor<T> dot_impl(const Tensor<T>& a, const Tensor<T>& b, const char* op) {
                           " elements respectively");
     Tensor<T> out = new_tensor<T>({}, a.device());
     if (!a.is_cpu()) {  // a 1 x n by n x 1 product
+        if (a.is_meta()) return out;
         if constexpr (Conj && is_complex_v<T>) fail<device_error>(op, ": complex vdot runs on the host only in tenet");
         const MatRef<T> row{data_at(a, a.storage_offset()), 1, a.numel(), a.numel(), a.strides()[0]};
         const MatRef<T> col{data_at(b, b.storage_offset()), b.numel(), 1, b.strides()[0], 1};

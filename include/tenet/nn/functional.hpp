@@ -27,6 +27,7 @@
 #include "tenet/core/grad_mode.hpp"
 #include "tenet/core/hooks.hpp"
 #include "tenet/core/tensor.hpp"
+#include "tenet/core/meta.hpp"
 #include "tenet/expr/math.hpp"
 #include "tenet/expr/operators.hpp"
 #include "tenet/linalg/matmul.hpp"
@@ -79,11 +80,15 @@ struct TargetWeights {
     double total = 0;
 };
 template <class T>
-TargetWeights target_weights(const Tensor<int64_t>& target, const Tensor<T>& weight, int64_t C, int64_t ignore_index,
-                             const char* op) {
+void check_class_weight(const Tensor<T>& weight, int64_t C, const char* op) {
     if (weight.defined() && (weight.dim() != 1 || weight.size(0) != C))
         fail<value_error>(op, ": weight tensor should be defined either for all ", C,
                           " classes or no classes but got weight tensor of shape: ", weight.sizes());
+}
+template <class T>
+TargetWeights target_weights(const Tensor<int64_t>& target, const Tensor<T>& weight, int64_t C, int64_t ignore_index,
+                             const char* op) {
+    check_class_weight(weight, C, op);
     // Device targets are read here, on the host: their range is checked before any kernel runs.
     const Tensor<int64_t> t = target.cpu().contiguous();
     const Tensor<T> w = weight.defined() ? weight.cpu().contiguous() : Tensor<T>();
@@ -152,6 +157,15 @@ Tensor<T> nll_loss_impl(const Tensor<T>& input, const Tensor<int64_t>& target, c
     if (target.sizes() != want)
         fail<value_error>(op, ": expected target of size ", want, " for input of size ", input.sizes(), ", got ",
                           target.sizes());
+    if (device.is_meta()) [[unlikely]] {  // the shapes only: no target is read, no loss computed
+        check_class_weight(weight, C, op);
+        Tensor<T> result = tenet::detail::meta_result<T>(reduction == Reduction::None ? target.sizes() : IntArray{});
+        record_function(
+            nd >= 3 ? "NllLoss2DBackward0" : "NllLossBackward0", result, {},
+            [sizes = input.sizes()](const TensorBase&) { return std::array<TensorBase, 1>{tenet::detail::meta_result<T>(sizes)}; },
+            input);
+        return result;
+    }
     TargetWeights tw = target_weights(target, weight, C, ignore_index, op);
     const double total_weight = tw.total;
     const int64_t S = N == 0 || C == 0 ? 0 : input.numel() / (N * C);

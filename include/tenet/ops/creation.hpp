@@ -12,16 +12,19 @@
 #include <limits>
 #include <vector>
 
+#include "tenet/core/meta.hpp"
 #include "tenet/core/tensor.hpp"
 
 namespace tenet::inline TENET_ABI {
 
 namespace detail {
 /// `t`, built on the host, on options' device: creation functions whose values are computed
-/// element by element on the host (ranges, literals) move them once, as torch.tensor does.
+/// element by element on the host (literals) move them once, as torch.tensor does. The ranges
+/// answer the meta device before computing anything.
 template <class T>
 Tensor<T> on_device(Tensor<T> t, TensorOptions options) {
     if (options.device().is_cpu()) return t;
+    if (options.device().is_meta()) return meta_result<T>(t.sizes());
     Tensor<T> out(make_contiguous_impl(t.sizes(), dtype_of<T>, options.device()));
     out.copy_data_(t);
     return out;
@@ -90,6 +93,7 @@ template <class T = float>
 Tensor<T> eye(int64_t n, int64_t m, TensorOptions options = {}) {
     if (n < 0 || m < 0) detail::fail<shape_error>("eye: n and m must be non-negative, got n = ", n, ", m = ", m);
     detail::check_device_supported(options.device(), "eye");
+    if (options.device().is_meta()) return detail::meta_result<T>({n, m});
     Tensor<T> t = zeros<T>({n, m});
     for (int64_t i = 0; i < std::min(n, m); ++i) t(i, i) = convert<T>(1);
     return detail::on_device(t, options);
@@ -174,6 +178,7 @@ Tensor<T> arange_impl(double start, double end, double step, TensorOptions optio
     if (count > static_cast<double>(std::numeric_limits<int64_t>::max() / 2))
         fail<value_error>("arange: the range ", start, " -> ", end, " with step ", step, " is too large");
     check_device_supported(options.device(), "arange");
+    if (options.device().is_meta()) return meta_result<T>({static_cast<int64_t>(count)});
     Tensor<T> t = empty<T>({static_cast<int64_t>(count)});
     T* p = t.data_ptr();
     for (int64_t i = 0; i < t.numel(); ++i) {
@@ -222,6 +227,7 @@ template <class T = float>
 Tensor<T> linspace(double start, double end, int64_t steps, TensorOptions options = {}) {
     if (steps < 0) detail::fail<value_error>("linspace: number of steps must be non-negative, got ", steps);
     detail::check_device_supported(options.device(), "linspace");
+    if (options.device().is_meta()) return detail::meta_result<T>({steps});
     Tensor<T> t = empty<T>({steps});
     T* p = t.data_ptr();
     if (steps == 1) p[0] = convert<T>(start);
@@ -249,6 +255,7 @@ Tensor<T> linspace(double start, double end, int64_t steps, dtype_t<T>, TensorOp
 template <class T = float>
 Tensor<T> logspace(double start, double end, int64_t steps, double base = 10.0, TensorOptions options = {}) {
     detail::check_device_supported(options.device(), "logspace");
+    if (options.device().is_meta()) return detail::meta_result<T>({steps});
     Tensor<double> exponents = linspace<double>(start, end, steps);
     Tensor<T> t = empty<T>({steps});
     for (int64_t i = 0; i < steps; ++i) t.data_ptr()[i] = convert<T>(std::pow(base, exponents.data_ptr()[i]));

@@ -54,7 +54,9 @@ Tensor<T> flip(const Tensor<T>& input, const IntArray& dims) {
         start += (sizes[d] - 1) * from[d];
         from[d] = -from[d];
     }
-    if (!input.is_cpu()) {
+    if (input.is_meta()) {
+        // a meta result: its geometry is all there is
+    } else if (!input.is_cpu()) {
         detail::copy_strided_on_device(out, static_cast<const T*>(input.impl().storage->data()) + start, from, "flip");
     } else if (out.numel() > 0) {
         const T* src = static_cast<const T*>(input.impl().storage->data());

@@ -232,6 +232,7 @@ template <class T>
 /// slots from data_ptr), reserving numel blocks of `gen`. On a device: one kernel.
 template <class T, class Element>
 void fill_random(const Tensor<T>& t, Generator& gen, const Element& element) {
+    if (t.is_meta()) return;  // no values to draw: the generator does not advance, as PyTorch's meta kernels
     const int64_t n = t.numel();
     const PhiloxState s = gen.reserve(static_cast<uint64_t>(n));
     if (!t.is_cpu()) {
@@ -249,6 +250,7 @@ void fill_random(const Tensor<T>& t, Generator& gen, const Element& element) {
 /// on the host only (a device tensor throws device_error naming op).
 template <class T>
 void fill_complex_normal(const Tensor<T>& t, Generator& gen, const char* op) {
+    if (t.is_meta()) return;  // as fill_random
     if (!t.is_cpu())
         fail<device_error>(op, ": complex random numbers are drawn on the host only in tenet (got ", dtype_of<T>.name(),
                            " on ", t.device(), ")");
@@ -313,6 +315,7 @@ Tensor<T> randperm_impl(int64_t n, Generator& gen, TensorOptions options) {
             max_value = int64_t{1} << std::numeric_limits<T>::digits;
         if (n - 1 > max_value) fail<value_error>("randperm: n is too large for result tensor type ", dtype_of<T>, " (n = ", n, ")");
         check_device_supported(options.device(), "randperm");
+        if (options.device().is_meta()) return meta_result<T>({n});  // nothing drawn, as fill_random
         Tensor<T> t = empty<T>({n});  // the shuffle is sequential: made on the host, then moved
         T* p = t.data_ptr();
         std::vector<int64_t> perm(static_cast<size_t>(n));

@@ -26,6 +26,7 @@
 #include "tenet/core/host_device.hpp"
 #include "tenet/backend/host/simd_dispatch.hpp"
 #include "tenet/core/tensor.hpp"
+#include "tenet/core/meta.hpp"
 #include "tenet/backend/host/evaluate.hpp"
 #include "tenet/expr/node.hpp"
 #include "tenet/backend/host/reduce_loops.hpp"
@@ -127,6 +128,7 @@ using input_t = typename expr::node_t<X>::value_type;
 template <class R, class E>
 auto reduce_values(const E& e, const R& r, const ReducePlan& p, const char* op) {
     using O = typename R::out_t;
+    if (is_meta_device(e.device())) [[unlikely]] return meta_result<O>(p.out_shape);
     const auto acc = reduce_accumulate(e, r, p, op);
     Tensor<O> out = new_result<O>(p.out_shape);
     O* o = out.data_ptr();
@@ -169,6 +171,10 @@ Tensor<int64_t> arg_extremum(const X& x, std::optional<int64_t> dim, bool keepdi
         std::optional<IntArray> dims;
         if (dim) dims = IntArray{*dim};
         const ReducePlan p = plan_reduction(e.shape(), dims, keepdim, op);
+        if (is_meta_device(e.device())) [[unlikely]] {
+            check_nonempty_reduction<index_error>(p, op);
+            return meta_result<int64_t>(p.out_shape);
+        }
         const auto acc = reduce_arg<IsMax>(e, p, op);
         Tensor<int64_t> out = new_result<int64_t>(p.out_shape);
         int64_t* o = out.data_ptr();
@@ -182,9 +188,15 @@ auto values_indices(const X& x, int64_t dim, bool keepdim, const char* op) {
     return with_node(x, op, [&](const auto& e) {
         using V = typename std::remove_cvref_t<decltype(e)>::value_type;
         const ReducePlan p = plan_reduction(e.shape(), IntArray{dim}, keepdim, op);
+        using Result = std::conditional_t<IsMax, return_types::max<V>, return_types::min<V>>;
+        if (is_meta_device(e.device())) [[unlikely]] {
+            check_nonempty_reduction<index_error>(p, op);
+            Result result{meta_result<V>(p.out_shape), meta_result<int64_t>(p.out_shape)};
+            record_index_reduction(e, result.values, result.indices, dim, keepdim, IsMax ? "MaxBackward0" : "MinBackward0");
+            return result;
+        }
         const auto acc = reduce_arg<IsMax>(e, p, op);
-        std::conditional_t<IsMax, return_types::max<V>, return_types::min<V>> result{
-            new_result<V>(p.out_shape), new_result<int64_t>(p.out_shape)};
+        Result result{new_result<V>(p.out_shape), new_result<int64_t>(p.out_shape)};
         V* v = result.values.data_ptr();
         int64_t* i = result.indices.data_ptr();
         for (int64_t j = 0; j < p.out_numel; ++j) {
@@ -331,14 +343,21 @@ auto moments_and_mean(const X& x, const std::optional<IntArray>& dims, double co
             const ReducePlan plan = plan_reduction(e.shape(), dims, keepdim, op);
             typename Row::template reducer<V> r{};
             r.correction = correction;
-            const auto acc = reduce_accumulate(e, r, plan, op);
-            Tensor<V> moment = new_result<V>(plan.out_shape), average = new_result<V>(plan.out_shape);
-            for (int64_t j = 0; j < plan.out_numel; ++j) {
-                moment.data_ptr()[j] = r.project(acc[static_cast<size_t>(j)], plan.count);
-                average.data_ptr()[j] = r.project_mean(acc[static_cast<size_t>(j)]);
+            Tensor<V> moment, average;
+            if (is_meta_device(e.device())) [[unlikely]] {
+                moment = meta_result<V>(plan.out_shape);
+                average = meta_result<V>(plan.out_shape);
+            } else {
+                const auto acc = reduce_accumulate(e, r, plan, op);
+                moment = new_result<V>(plan.out_shape);
+                average = new_result<V>(plan.out_shape);
+                for (int64_t j = 0; j < plan.out_numel; ++j) {
+                    moment.data_ptr()[j] = r.project(acc[static_cast<size_t>(j)], plan.count);
+                    average.data_ptr()[j] = r.project_mean(acc[static_cast<size_t>(j)]);
+                }
+                moment = on_device_of(e, std::move(moment));
+                average = on_device_of(e, std::move(average));
             }
-            moment = on_device_of(e, std::move(moment));
-            average = on_device_of(e, std::move(average));
             record_value_reduction<K>(e, moment, plan, correction, Row::backward_all);
             record_reduction(e, average, plan, true);
             return std::tuple<Tensor<V>, Tensor<V>>(std::move(moment), std::move(average));

@@ -66,6 +66,7 @@ inline DeviceBackend*& device_backend_slot() {
 
 /// The backend for `device`, checking that the device exists; `op` names the caller.
 inline DeviceBackend& device_backend(Device device, const char* op) {
+    if (device.is_meta()) fail_not_on_meta(op);  // no memory, no kernels: never a CUDA path by accident
     DeviceBackend* backend = device_backend_slot();
     if (!backend)
         fail<device_error>(op, ": cannot use device ", device,
@@ -78,13 +79,21 @@ inline DeviceBackend& device_backend(Device device, const char* op) {
     return *backend;
 }
 
-/// A device with its index filled in ("cuda" means the current device, as in PyTorch).
-inline Device resolve_device(Device device, const char* op) {
-    if (device.is_cpu() || device.has_index()) {
-        if (device.is_cuda()) device_backend(device, op);  // validates the index
-        return device.is_cpu() ? Device(DeviceType::CPU) : device;
+/// resolve_device off the host: a CUDA device's index checked or filled in; the meta device.
+[[gnu::noinline]] inline Device resolve_other_device(Device device, const char* op) {
+    // No backend: a meta tensor has no memory, and its device no index (PyTorch drops "meta:0"'s).
+    if (device.is_meta()) return Device(DeviceType::Meta);
+    if (device.has_index()) {
+        device_backend(device, op);  // validates the index
+        return device;
     }
     return Device(DeviceType::CUDA, device_backend(device, op).current_device());
+}
+
+/// A device with its index filled in ("cuda" means the current device, as in PyTorch).
+inline Device resolve_device(Device device, const char* op) {
+    if (device.is_cpu()) return Device(DeviceType::CPU);  // "cpu:0" too
+    return resolve_other_device(device, op);
 }
 
 /// Throws unless `device` can hold tensors in this program. `op` names the caller.

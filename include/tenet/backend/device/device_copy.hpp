@@ -42,6 +42,11 @@ Tensor<U> packed(const Tensor<U>& t) {
 
 template <class T, class U>
 void copy_between_devices(const Tensor<T>& dst, const Tensor<U>& src) {
+    if (dst.is_meta() || src.is_meta()) [[unlikely]] {  // nothing to move: only the shapes are checked
+        if (!dst.is_meta()) fail_meta_data_access(src, "copy_");
+        expand_geometry(src.sizes(), src.strides(), dst.sizes(), "copy_");
+        return;
+    }
     if (dst.numel() == 0) return;
     expand_geometry(src.sizes(), src.strides(), dst.sizes(), "copy_");  // src must broadcast to dst
     if (src.device() == dst.device()) {  // one device, not the host
@@ -82,7 +87,7 @@ void copy_between_devices(const Tensor<T>& dst, const Tensor<U>& src) {
 }
 
 /// A contiguous host tensor with t's values (no autograd): how device tensors are printed
-/// and read.
+/// and read. A meta tensor has none: device_error.
 template <class T>
 Tensor<T> host_copy(const Tensor<T>& t) {
     Tensor<T> out(make_contiguous_impl(t.sizes(), dtype_of<T>, Device(DeviceType::CPU)));
@@ -107,7 +112,7 @@ TENET_FIXED void copy_strided_on_device(const TensorBase& dst, const TensorBase&
 }
 
 TENET_FIXED void fill_on_device(const TensorBase& dst, const void* value, int64_t itemsize) {
-    if (dst.numel() == 0) return;
+    if (dst.numel() == 0 || dst.is_meta()) return;  // a meta tensor has no elements to set
     const DeviceLoop<1> loop = make_device_loop<1>(dst.sizes(), {dst.strides()}, "fill_");
     DeviceGuard guard(dst.device());
     device_backend(dst.device(), "fill_").fill_strided(dst.device().index(), first_byte(dst), loop, value, itemsize);

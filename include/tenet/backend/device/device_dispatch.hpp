@@ -23,6 +23,7 @@ struct ReducePlan;
 
 /// The error of a host-compiled translation unit asked to compute on a device.
 [[noreturn]] inline void no_device_evaluator(const char* op, Device device) {
+    if (device.is_meta()) fail_not_on_meta(op);  // no evaluator would help: the op needs data
     fail<device_error>(op, ": computing on ", device,
                        " needs the device evaluator, and this translation unit was compiled without it: compile it "
                        "with nvcc (or define TENET_DEVICE_EMULATION for Thrust's OpenMP emulation). Moving data "

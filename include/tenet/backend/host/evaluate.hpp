@@ -298,7 +298,10 @@ FlatOperands<L> flat_operands(const Tensor<T>& dst, const std::array<const Tenso
         const TensorImpl& l = leaf->impl();
         f.flat = f.flat && l.contiguous() && l.sizes() == d.sizes();
         f.on_host = f.on_host && l.storage->device().is_cpu();
-        f.ptrs[k++] = first_byte(*leaf);
+        // Unchecked: a meta leaf (no buffer) makes on_host false, and the caller's device check reports it
+        // (integer arithmetic: an offset from a null buffer is not a pointer the loop ever reads).
+        f.ptrs[k++] = reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(l.storage->data_or_null()) +
+                                              static_cast<uintptr_t>(l.offset * l.dtype.itemsize()));
         if (l.storage == d.storage && may_overlap(d, l))
             f.overlaps |= leaf->element_size() != static_cast<int64_t>(sizeof(T)) || l.offset != d.offset;
     }
@@ -416,10 +419,12 @@ bool needs_temporary(const Tensor<T>& dst, const std::array<const TensorBase*, L
     return false;
 }
 
-/// Runs `e` over dst's shape on dst's device: the host loops, or one device kernel.
+/// Runs `e` over dst's shape on dst's device: the host loops, or one device kernel. On the
+/// meta device nothing runs: the result's shape, dtype and strides are all there is.
 template <class T, class E>
 void run_on_device_of(const Tensor<T>& dst, const E& e) {
     if (dst.is_cpu()) return run_expression(dst, e);
+    if (dst.is_meta()) return;
 #if TENET_DEVICE_EVALUATOR
     device_evaluate(dst, e);
 #else
