@@ -232,6 +232,12 @@ TEST_CASE("meta: data access raises device_error naming the op") {
     CHECK_THROWS_WITH(cumsum(m, 1), Contains("not supported on meta tensors"));
     CHECK_THROWS_AS(nonzero(m), device_error);
     CHECK_THROWS_AS(m.index({m > 0}), device_error);
+    // The order statistics and counting that run on devices name themselves on meta too.
+    CHECK_THROWS_WITH(quantile(m, 0.5, 1), Contains("quantile: not supported on meta tensors"));
+    CHECK_THROWS_WITH(unique(m), Contains("unique: not supported on meta tensors"));
+    CHECK_THROWS_WITH(m.histc(4), Contains("histc(): not supported on meta tensors"));
+    CHECK_THROWS_WITH(bincount(zeros<int64_t>({3}, Device("meta"))), Contains("bincount: not supported on meta tensors"));
+    CHECK_THROWS_WITH(mode(m, 1), Contains("mode: not supported on meta tensors"));
     // Writing into a meta tensor is allowed and writes nothing (PyTorch's meta copy_ and fill_).
     auto w = meta({2, 3});
     w.fill_(1.5f);

@@ -150,6 +150,7 @@ Tensor<R> bincount_impl(const Tensor<I>& input, const Tensor<W>* weights, int64_
                                   ", but got ", weights->sizes());
         }
         if (!input.is_cpu()) {
+            if (input.is_meta()) fail_not_on_meta(op);
             const Tensor<int64_t> x = input.template to<int64_t>();
             int64_t length = minlength;
             if (x.numel() > 0) {
@@ -222,6 +223,7 @@ Tensor<T> equal_bin_edges(int64_t bins, double lo, double hi, double widen, cons
 /// each element's bin by the host loop's arithmetic (BinSearch::Division) as a device expression.
 template <class T>
 Tensor<T> histc_on_device(const Tensor<T>& input, int64_t bins, double min, double max, const char* op) {
+    if (input.is_meta()) fail_not_on_meta(op);
     std::array<double, 2> range{min, max};
     if (min == max && input.numel() > 0) {
         const double nan = std::numeric_limits<double>::quiet_NaN();

@@ -88,6 +88,7 @@ Tensor<T> quantile_composed(const Tensor<T>& input, const Tensor<T>& qs, bool q_
 template <class T>
 Tensor<T> quantile_impl(const Tensor<T>& input, const Tensor<T>& q, bool q_scalar, std::optional<int64_t> dim,
                         bool keepdim, std::string_view interpolation, bool ignore_nan, const char* op) {
+    if (input.is_meta()) fail_not_on_meta(op);
     if (input.device() != q.device())
         fail<device_error>(op, "() q tensor must be on the same device as the input tensor (got ", q.device(),
                            " and ", input.device(), ")");

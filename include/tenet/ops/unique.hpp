@@ -197,6 +197,7 @@ return_types::unique<T> unique_slices(const Tensor<T>& input, int64_t dim, bool 
 template <class T>
 return_types::unique<T> unique_on_device(const Tensor<T>& input, std::optional<int64_t> dim, bool sort_first,
                                          bool return_inverse, bool return_counts, const char* op) {
+    if (input.is_meta()) fail_not_on_meta(op);
     const Device device = input.device();
     int64_t d = 0;
     Tensor<T> moved = input.reshape({-1});
