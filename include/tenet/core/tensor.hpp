@@ -23,6 +23,7 @@
 #include "tenet/core/convert.hpp"
 #include "tenet/backend/device/device_backend.hpp"
 #include "tenet/core/hooks.hpp"
+#include "tenet/core/name_inference.hpp"
 #include "tenet/core/nested_list.hpp"
 #include "tenet/backend/host/strided_loop.hpp"
 #include "tenet/core/tensor_impl.hpp"
@@ -349,9 +350,13 @@ public:
 
     // ---- Views (O(1), sharing storage) ----------------------------------------------
     /// A view with a new shape (one size may be -1); throws when the strides forbid it.
-    Tensor view(const IntArray& shape) const { return wrap(detail::view(impl(), shape), "ViewBackward0"); }
+    Tensor view(const IntArray& shape) const {
+        detail::refuse_named(*this, "aten::view");
+        return wrap(detail::view(impl(), shape), "ViewBackward0");
+    }
     /// A view when the strides allow it, else a contiguous copy.
     Tensor reshape(const IntArray& shape) const {
+        detail::refuse_named(*this, "aten::reshape");
         const IntArray sizes = detail::infer_size(shape, numel(), "reshape");
         if (detail::view_strides(impl().sizes(), impl().strides(), sizes)) return view(sizes);
         return contiguous_copy().view(sizes);
@@ -380,50 +385,80 @@ public:
         return reshape(shape);
     }
     /// Removes every size-1 dim.
-    Tensor squeeze() const { return wrap(detail::squeeze(impl(), std::nullopt), "SqueezeBackward0"); }
+    Tensor squeeze() const { return named(wrap(detail::squeeze(impl(), std::nullopt), "SqueezeBackward0"), std::nullopt); }
     /// Removes dim `d` if its size is 1; otherwise returns an unchanged view.
-    Tensor squeeze(int64_t d) const { return wrap(detail::squeeze(impl(), d), "SqueezeBackward1"); }
+    Tensor squeeze(int64_t d) const { return named(wrap(detail::squeeze(impl(), d), "SqueezeBackward1"), d); }
     /// Inserts a size-1 dim at `d` (negative counts from the end: -1 appends).
-    Tensor unsqueeze(int64_t d) const { return wrap(detail::unsqueeze(impl(), d), "UnsqueezeBackward0"); }
-    Tensor& squeeze_() { return reshape_in_place(detail::squeeze(impl(), std::nullopt)); }
-    Tensor& squeeze_(int64_t d) { return reshape_in_place(detail::squeeze(impl(), d)); }
-    Tensor& unsqueeze_(int64_t d) { return reshape_in_place(detail::unsqueeze(impl(), d)); }
-    Tensor transpose(int64_t d0, int64_t d1) const {
-        return wrap(detail::transpose(impl(), d0, d1), "TransposeBackward0");
+    Tensor unsqueeze(int64_t d) const {
+        detail::refuse_named(*this, "aten::unsqueeze");
+        return wrap(detail::unsqueeze(impl(), d), "UnsqueezeBackward0");
     }
-    Tensor& transpose_(int64_t d0, int64_t d1) { return reshape_in_place(detail::transpose(impl(), d0, d1)); }
+    Tensor& squeeze_() { return reshape_in_place(named_impl(detail::squeeze(impl(), std::nullopt), std::nullopt)); }
+    Tensor& squeeze_(int64_t d) { return reshape_in_place(named_impl(detail::squeeze(impl(), d), d)); }
+    Tensor& unsqueeze_(int64_t d) {
+        detail::refuse_named(*this, "aten::unsqueeze_");
+        return reshape_in_place(detail::unsqueeze(impl(), d));
+    }
+    /// Swaps dims d0 and d1 (and their names).
+    Tensor transpose(int64_t d0, int64_t d1) const {
+        return swapped(wrap(detail::transpose(impl(), d0, d1), "TransposeBackward0"), d0, d1);
+    }
+    Tensor& transpose_(int64_t d0, int64_t d1) {
+        return reshape_in_place(swapped_impl(detail::transpose(impl(), d0, d1), d0, d1));
+    }
     /// Transpose of a matrix (<= 2-D).
-    Tensor t() const { return wrap(detail::matrix_t(impl()), "TBackward0"); }
-    Tensor& t_() { return reshape_in_place(detail::matrix_t(impl())); }
-    Tensor permute(const IntArray& dims) const { return wrap(detail::permute(impl(), dims), "PermuteBackward0"); }
+    Tensor t() const { return swapped(wrap(detail::matrix_t(impl()), "TBackward0"), 0, -1); }
+    Tensor& t_() { return reshape_in_place(swapped_impl(detail::matrix_t(impl()), 0, -1)); }
+    /// Reorders the dims (not for named tensors, as in PyTorch: align_to reorders by name).
+    Tensor permute(const IntArray& dims) const {
+        detail::refuse_named(*this, "aten::permute");
+        return wrap(detail::permute(impl(), dims), "PermuteBackward0");
+    }
     /// Broadcasts size-1 dims (and new leading dims) to `sizes` without copying; -1 keeps a size.
-    Tensor expand(const IntArray& sizes) const { return wrap(detail::expand(impl(), sizes), "ExpandBackward0"); }
+    /// New leading dims of a named tensor are unnamed, as in PyTorch.
+    Tensor expand(const IntArray& sizes) const {
+        Tensor v = wrap(detail::expand(impl(), sizes), "ExpandBackward0");
+        if (has_names()) {
+            DimnameList n(static_cast<size_t>(v.dim() - dim()));
+            for (const Dimname& d : names()) n.push_back(d);
+            detail::set_names(v.impl(), n);
+        }
+        return v;
+    }
     template <class U>
     Tensor expand_as(const Tensor<U>& other) const {
         return expand(other.sizes());
     }
     Tensor narrow(int64_t dim, int64_t start, int64_t length) const {
-        return wrap(detail::narrow(impl(), dim, start, length), "SliceBackward0");
+        return same_names(wrap(detail::narrow(impl(), dim, start, length), "SliceBackward0"));
     }
     Tensor select(int64_t dim, int64_t index) const {
-        return wrap(detail::select(impl(), dim, index), "SelectBackward0");
+        Tensor v = wrap(detail::select(impl(), dim, index), "SelectBackward0");
+        if (has_names()) detail::set_names(v.impl(), detail::erase_name(names(), dim));
+        return v;
     }
     Tensor slice(int64_t dim, std::optional<int64_t> start = std::nullopt, std::optional<int64_t> end = std::nullopt,
                  int64_t step = 1) const {
-        return wrap(detail::slice(impl(), dim, Slice(start, end, step)), "SliceBackward0");
+        return same_names(wrap(detail::slice(impl(), dim, Slice(start, end, step)), "SliceBackward0"));
     }
     /// The row view `t[i]` (select along dim 0).
     Tensor operator[](int64_t i) const { return select(0, i); }
     /// LibTorch's indexing: `t.index({Slice(1, None), 2, None, Ellipsis})` is a view; with index
     /// tensors (`t.index({mask})`, `t.index({Slice(), idx})`) PyTorch's advanced indexing, a copy
     /// whose assignment `t.index({mask}) = v` writes into t (core/advanced_index.hpp).
+    /// A named tensor keeps the names of sliced dims (an index tensor, None or a bool: refused, as PyTorch).
     Tensor index(std::initializer_list<TensorIndex> indices) const {
-        if (detail::has_index_tensors(indices))
-            return detail::advanced_index(*this, std::span<const TensorIndex>(indices.begin(), indices.size()));
+        const std::span<const TensorIndex> list(indices.begin(), indices.size());
+        if (detail::has_index_tensors(indices)) {
+            detail::refuse_named(*this, "aten::index.Tensor");
+            return detail::advanced_index(*this, list);
+        }
         bool selects = false;
         for (const TensorIndex& ix : indices) selects = selects || ix.kind() == TensorIndex::Kind::Integer;
-        return wrap(detail::index(impl(), std::span<const TensorIndex>(indices.begin(), indices.size())),
-                    selects ? "SelectBackward0" : "SliceBackward0");
+        std::optional<DimnameList> names_after;
+        if (has_names()) names_after = detail::indexed_names(names(), list);
+        return Tensor(detail::with_names(
+            wrap(detail::index(impl(), list), selects ? "SelectBackward0" : "SliceBackward0").impl_ptr(), names_after));
     }
     /// LibTorch's index_put_: writes a tensor, expression or number (broadcast) into the indexed
     /// elements; `accumulate` adds instead (duplicate indices add up).
@@ -447,6 +482,7 @@ public:
     /// A copy with fresh storage; keeps the memory order of a dense layout (PyTorch's preserve_format).
     Tensor clone() const {
         Tensor out(detail::make_dense_impl(sizes(), detail::dense_strides_like(sizes(), strides()), dtype(), device()));
+        detail::copy_names(*this, out);
         out.copy_data_(*this);
         detail::record_copy(*this, out);
         return out;
@@ -459,6 +495,7 @@ public:
         } else {
             Tensor<U> out(
                 detail::make_dense_impl(sizes(), detail::dense_strides_like(sizes(), strides()), dtype_of<U>, device()));
+            detail::copy_names(*this, out);
             out.copy_data_(*this);
             detail::record_copy(*this, out);
             return out;
@@ -476,6 +513,7 @@ public:
         if (target == this->device()) return to<U>();
         Tensor<U> out(detail::make_dense_impl(sizes(), detail::dense_strides_like(sizes(), strides()), dtype_of<U>,
                                               target));
+        detail::copy_names(*this, out);
         out.copy_data_(*this);
         detail::record_copy(*this, out);
         return out;
@@ -643,7 +681,7 @@ public:
     void backward(const Tensor& gradient = Tensor(), std::optional<bool> retain_graph = std::nullopt,
                   bool create_graph = false) const;
     /// The same data without history (shares storage; requires_grad false).
-    Tensor detach() const { return Tensor(detail::make_view(impl(), sizes(), strides(), storage_offset())); }
+    Tensor detach() const { return same_names(Tensor(detail::make_view(impl(), sizes(), strides(), storage_offset()))); }
 
     // ---- Linear algebra: declared here, defined in linalg/matmul.hpp and linalg/products.hpp
     // (section owned by linalg/)
@@ -688,6 +726,33 @@ public:
     Tensor fliplr() const;
     Tensor flipud() const;
 
+    // ---- Named tensors: declared here, defined in core/named.hpp (PyTorch's named tensor API) ----
+    /// Names unnamed dims and checks named ones ("..." covers the dims it stands for).
+    Tensor refine_names(const DimnameList& names) const;
+    /// A view with these names ("..." keeps the names of the dims it covers); rename(std::nullopt) drops them.
+    Tensor rename(const DimnameList& names) const;
+    Tensor rename(std::nullopt_t) const;
+    /// Python's rename(N='M'): renames the dims named by the pairs' first names.
+    Tensor rename_map(const std::vector<std::pair<Dimname, Dimname>>& mapping) const;
+    /// The in-place forms: this tensor's own names change.
+    Tensor& rename_(const DimnameList& names);
+    Tensor& rename_(std::nullopt_t);
+    /// A view with the dims permuted to the order of `names` ("..." stands for the dims not
+    /// listed, in their order); a name the tensor lacks becomes a new size-1 dim of that name.
+    /// Every dim of the tensor must be named.
+    Tensor align_to(const DimnameList& names) const;
+    /// align_to(other.names()).
+    template <class U>
+    Tensor align_as(const Tensor<U>& other) const;
+    /// transpose, select and squeeze of the dims named so.
+    Tensor transpose(const Dimname& d0, const Dimname& d1) const;
+    Tensor select(const Dimname& dim, int64_t index) const;
+    Tensor squeeze(const Dimname& dim) const;
+    /// Merges the consecutive dims `dims` into one dim named `out_dim`.
+    Tensor flatten(const DimnameList& dims, const Dimname& out_dim) const;
+    /// Splits the dim `dim` into dims of `sizes` (one may be -1) named `names`.
+    Tensor unflatten(const Dimname& dim, const IntArray& sizes, const DimnameList& names) const;
+
 private:
     /// The write-back of an advanced index's result (this tensor itself, not a view of it), or null.
     const detail::WriteBack* write_back() const {
@@ -724,6 +789,7 @@ private:
     }
     Tensor contiguous_copy() const {
         Tensor out(detail::make_contiguous_impl(sizes(), dtype(), device()));
+        detail::copy_names(*this, out);
         out.copy_data_(*this);
         detail::record_copy(*this, out);
         return out;
@@ -732,7 +798,32 @@ private:
     Tensor& reshape_in_place(TensorImplPtr p) {
         impl().set_geometry(p->sizes(), p->strides());
         impl().offset = p->offset;
+        impl().names = std::move(p->names);
         return *this;
+    }
+    // Names of views (core/name_inference.hpp): each is a no-op for an unnamed tensor.
+    /// v with this tensor's names (the same dims).
+    Tensor same_names(Tensor v) const {
+        detail::copy_names(*this, v);
+        return v;
+    }
+    /// v (this tensor, squeezed) with the names of the dims squeeze kept.
+    Tensor named(Tensor v, std::optional<int64_t> d) const {
+        named_impl(v.impl_ptr(), d);
+        return v;
+    }
+    TensorImplPtr named_impl(TensorImplPtr p, std::optional<int64_t> d) const {
+        if (has_names()) detail::set_names(*p, detail::squeezed_names(names(), sizes(), d));
+        return p;
+    }
+    /// v (this tensor with d0 and d1 swapped) with its names swapped too.
+    Tensor swapped(Tensor v, int64_t d0, int64_t d1) const {
+        swapped_impl(v.impl_ptr(), d0, d1);
+        return v;
+    }
+    TensorImplPtr swapped_impl(TensorImplPtr p, int64_t d0, int64_t d1) const {
+        if (has_names() && dim() > 0) detail::set_names(*p, detail::swap_names(names(), d0, d1));
+        return p;
     }
 };
 

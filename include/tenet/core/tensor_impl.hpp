@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "tenet/core/allocator.hpp"
+#include "tenet/core/dimname.hpp"
 #include "tenet/core/dtype.hpp"
 #include "tenet/core/geometry.hpp"
 #include "tenet/core/indexing.hpp"
@@ -41,6 +42,9 @@ public:
     /// requires_grad, grad, grad_fn: created by the autograd layer on first use. Views get
     /// their own (a view of a tensor that requires grad is recorded as a ViewBackward).
     std::shared_ptr<autograd::AutogradMeta> autograd;
+    /// The dims' names (core/named.hpp): null for an unnamed tensor, so names cost one pointer
+    /// and no allocation when unused. Set through detail::set_names (never all None).
+    std::unique_ptr<const DimnameList> names;
 
     const IntArray& sizes() const { return sizes_; }
     const IntArray& strides() const { return strides_; }
@@ -164,6 +168,16 @@ public:
     Layout layout() const { return Layout::kStrided; }
     /// False: a dense tensor (PyTorch's is_sparse; SparseTensor<T>::is_sparse() is true).
     bool is_sparse() const { return false; }
+
+    /// Whether any dim is named (core/named.hpp).
+    bool has_names() const { return impl().names != nullptr; }
+    /// The dims' names, one per dim (all None for an unnamed tensor), as PyTorch's t.names.
+    DimnameList names() const {
+        return impl().names ? *impl().names : DimnameList(static_cast<size_t>(dim()));
+    }
+    /// Size and stride of the dim called `name` (index_error when there is none).
+    int64_t size(const Dimname& name) const { return sizes()[detail::dim_of(names(), name)]; }
+    int64_t stride(const Dimname& name) const { return strides()[detail::dim_of(names(), name)]; }
 
     /// Whether both handles share one storage (PyTorch's is_alias_of).
     bool is_alias_of(const TensorBase& other) const { return impl().storage == other.impl().storage; }

@@ -94,6 +94,7 @@ struct Values {
     std::vector<int64_t> ints;   // integral dtypes and bool (0/1)
     std::string autograd;        // "grad_fn=<MulBackward0>" or "requires_grad=True" (or empty)
     std::string device;          // "cuda:0" for a device tensor, empty on the host
+    std::string names;           // "names=('N', None)" for a named tensor (or empty)
 };
 
 /// Whether a dim of size n is cut to its edge items (PyTorch: `size > 2 * edgeitems`).
@@ -395,6 +396,7 @@ TENET_FIXED std::string format(const Values& v) {
         text += body(v, indent);
     }
     if (!v.autograd.empty()) suffixes.push_back(v.autograd);
+    if (!v.names.empty()) suffixes.push_back(v.names);
     return add_suffixes(std::move(text), suffixes, indent, v.opts.linewidth);
 }
 #endif  // TENET_HEADER_DEFINITIONS
@@ -499,6 +501,7 @@ Values values_of(const Tensor<T>& tensor) {
     v.opts = load_settings();
     v.summarize = static_cast<double>(tensor.numel()) > v.opts.threshold;
     v.autograd = autograd_repr(tensor);
+    if (tensor.has_names()) v.names = "names=" + names_tuple_repr(tensor.names());
     if (!tensor.is_cpu()) v.device = tensor.device().str();
     // A device tensor's values are read from a host copy.
     const Tensor<T> t = tensor.is_cpu() ? tensor : host_copy(tensor);

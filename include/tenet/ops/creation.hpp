@@ -17,14 +17,21 @@
 namespace tenet::inline TENET_ABI {
 
 namespace detail {
+/// `t` with the names of options.names() (PyTorch's names=); t itself when they name nothing.
+template <class T>
+Tensor<T> named_as(Tensor<T> t, const TensorOptions& options) {
+    if (options.names()) set_names(t.impl(), *options.names());
+    return t;
+}
 /// `t`, built on the host, on options' device: creation functions whose values are computed
 /// element by element on the host (ranges, literals) move them once, as torch.tensor does.
+/// Names it as options say (names=), if they name anything.
 template <class T>
 Tensor<T> on_device(Tensor<T> t, TensorOptions options) {
-    if (options.device().is_cpu()) return t;
+    if (options.device().is_cpu()) return named_as(std::move(t), options);
     Tensor<T> out(make_contiguous_impl(t.sizes(), dtype_of<T>, options.device()));
     out.copy_data_(t);
-    return out;
+    return named_as(std::move(out), options);
 }
 }  // namespace detail
 
@@ -34,7 +41,7 @@ Tensor<T> on_device(Tensor<T> t, TensorOptions options) {
 template <class T = float>
 Tensor<T> empty(const IntArray& sizes, TensorOptions options = {}) {
     detail::check_device_supported(options.device(), "empty");
-    return Tensor<T>(detail::make_contiguous_impl(sizes, dtype_of<T>, options.device()));
+    return detail::named_as(Tensor<T>(detail::make_contiguous_impl(sizes, dtype_of<T>, options.device())), options);
 }
 template <class T>
 Tensor<T> empty(const IntArray& sizes, dtype_t<T>, TensorOptions options = {}) {
@@ -51,7 +58,7 @@ Tensor<T> empty_strided(const IntArray& sizes, const IntArray& strides, TensorOp
         if (sizes[i] < 0 || strides[i] < 0)
             detail::fail<shape_error>("empty_strided: sizes ", sizes, " and strides ", strides,
                                       " must be non-negative");
-    return Tensor<T>(detail::make_dense_impl(sizes, strides, dtype_of<T>, options.device()));
+    return detail::named_as(Tensor<T>(detail::make_dense_impl(sizes, strides, dtype_of<T>, options.device())), options);
 }
 
 /// A tensor filled with `value`; unless T is given, the element type is inferred from
@@ -114,8 +121,10 @@ template <class T = void, class U>
 auto empty_like(const Tensor<U>& t, TensorOptions options) {
     using R = std::conditional_t<std::is_void_v<T>, U, T>;
     detail::check_device_supported(options.device(), "empty_like");
-    return Tensor<R>(detail::make_dense_impl(t.sizes(), detail::dense_strides_like(t.sizes(), t.strides()),
-                                             dtype_of<R>, options.device()));
+    Tensor<R> out(detail::make_dense_impl(t.sizes(), detail::dense_strides_like(t.sizes(), t.strides()),
+                                          dtype_of<R>, options.device()));
+    if (t.has_names() && !options.names()) detail::set_names(out.impl(), t.names());  // PyTorch keeps t's names
+    return detail::named_as(std::move(out), options);
 }
 template <class T = void, class U>
 auto empty_like(const Tensor<U>& t) {

@@ -123,6 +123,24 @@ decltype(auto) with_node(const X& x, const char*, F&& f) {
 template <class X>
 using input_t = typename expr::node_t<X>::value_type;
 
+/// The names of x (a tensor, or an expression: its leaves' names unified), or nullopt when
+/// nothing in it is named (core/name_inference.hpp).
+template <class X>
+std::optional<DimnameList> operand_names(const X& x) {
+    if constexpr (TensorExpression<X>) return broadcast_names(expr::leaf_tensors(x));
+    else if (const DimnameList* n = names_ptr(x)) return *n;
+    else return std::nullopt;
+}
+/// A reduction's result named after x's names less the reduced dims (PyTorch's name inference).
+template <class O, class X>
+Tensor<O> name_reduced(Tensor<O> result, const X& x, const std::optional<IntArray>& dims, bool keepdim) {
+    if (std::optional<DimnameList> names = operand_names(x)) {
+        if (std::optional<DimnameList> out = reduced_names(&*names, dims.value_or(IntArray{}), keepdim))
+            set_names(result.impl(), *out);
+    }
+    return result;
+}
+
 /// A reduction with a value result: Op<V> is the reducer.
 template <class R, class E>
 auto reduce_values(const E& e, const R& r, const ReducePlan& p, const char* op) {
@@ -194,6 +212,8 @@ auto values_indices(const X& x, int64_t dim, bool keepdim, const char* op) {
         result.values = on_device_of(e, std::move(result.values));
         result.indices = on_device_of(e, std::move(result.indices));
         record_index_reduction(e, result.values, result.indices, dim, keepdim, IsMax ? "MaxBackward0" : "MinBackward0");
+        result.values = name_reduced(std::move(result.values), x, IntArray{dim}, keepdim);
+        result.indices = name_reduced(std::move(result.indices), x, IntArray{dim}, keepdim);
         return result;
     });
 }
@@ -302,7 +322,7 @@ auto reduce_row(const X& x, const std::optional<IntArray>& dims, bool keepdim, d
             if (!dims)
                 if (auto fused = sum_with_gradients<O>(x, K == ReduceKind::mean)) return *fused;
         }
-        return with_node(x, Row::name, [&](const auto& e) {
+        return name_reduced(with_node(x, Row::name, [&](const auto& e) {
             const ReducePlan plan = plan_reduction(e.shape(), dims, keepdim, Row::name);
             if constexpr (lacks_identity<R>()) check_nonempty_reduction<index_error>(plan, Row::name);
             R r{};
@@ -313,7 +333,7 @@ auto reduce_row(const X& x, const std::optional<IntArray>& dims, bool keepdim, d
             else
                 record_value_reduction<K>(e, result, plan, correction, plan.all ? Row::backward_all : Row::backward_dims);
             return result;
-        });
+        }), x, dims, keepdim);
     }
 }
 

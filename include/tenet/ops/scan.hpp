@@ -154,6 +154,7 @@ Tensor<R> scan_impl(const Tensor<T>& input, int64_t dim, ScanKind kind, const ch
             }, input);
         }
     }
+    if (input.has_names()) set_names(y.impl(), input.names());  // a scan keeps every name
     return y;
 }
 

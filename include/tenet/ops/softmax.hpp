@@ -293,6 +293,7 @@ Tensor<T> softmax_impl(const Tensor<T>& input, int64_t dim, SoftmaxKind kind, bo
             return std::array<TensorBase, 1>{dx};
         },
         input);
+    if (input.has_names()) set_names(y.impl(), input.names());  // softmax keeps every name
     return y;
 }
 

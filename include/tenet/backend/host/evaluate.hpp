@@ -433,6 +433,7 @@ void run_on_device_of(const Tensor<T>& dst, const E& e) {
 template <class T, class E>
 void run_assign(Tensor<T>& dst, const E& e, AssignMode mode) {
     static_assert(TensorExpression<E>, "tenet: evaluate_into needs an expression");
+    const ResultNames names(dst, expr::leaf_tensors(e), mode == AssignMode::Fresh);  // core/name_inference.hpp
     if constexpr (E::num_leaves > 0) {
         // Small and flat on the host (the common out= case): one pass over the leaves decides it
         // all, which keeps the per-op cost of tiny tensors low. Leaves of dst's shape mean e has
