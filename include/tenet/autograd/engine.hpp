@@ -177,6 +177,7 @@ TENET_FIXED GradientList AccumulateGrad::apply(const TensorBase& grad) {
         if (!m.grad.defined()) {
             // Kept as is when the engine holds the only reference, else copied.
             m.grad = grad.impl_ptr().use_count() == 1 ? grad : dense_copy(grad);
+            if (m.grad.impl().names) m.grad = TensorBase(detail::unnamed_alias(m.grad.impl()));  // as PyTorch
         } else {
             add_into(m.grad, grad);
             m.grad.impl().storage->bump_version();

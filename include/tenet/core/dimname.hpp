@@ -7,6 +7,7 @@
 
 #include "tenet/config.hpp"
 #include <algorithm>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -27,30 +28,36 @@ public:
     /// The wildcard (None).
     Dimname() = default;
     Dimname(std::nullopt_t) {}                               // NOLINT: implicit, as None
-    Dimname(const char* name) : name_(name ? name : "") {}   // NOLINT: implicit, as Python's 'N'
-    Dimname(std::string_view name) : name_(name) {}          // NOLINT
-    Dimname(const std::string& name) : name_(name) {}        // NOLINT
-    Dimname(const std::optional<std::string>& name) : name_(name.value_or("")) {}  // NOLINT
+    /// From one string ("N", a std::string or string_view). A template, so that a braced pair of
+    /// strings (`{"A", "C"}`) is never taken for one name (std::string's iterator-pair constructor).
+    template <class S>
+        requires std::convertible_to<const S&, std::string_view>
+    Dimname(const S& name) : name_(std::string_view(name)), wildcard_(false) {}  // NOLINT: implicit, as 'N'
+    Dimname(const std::optional<std::string>& name)  // NOLINT
+        : name_(name.value_or("")), wildcard_(!name) {}
 
     static Dimname wildcard() { return {}; }
     /// Whether this is None (LibTorch's isWildcard()).
-    bool is_wildcard() const { return name_.empty(); }
-    bool is_basic() const { return !name_.empty(); }
+    bool is_wildcard() const { return wildcard_; }
+    bool is_basic() const { return !wildcard_; }
     /// The name ("" for the wildcard).
     const std::string& symbol() const { return name_; }
     /// The name, or nullopt for the wildcard.
     std::optional<std::string> value() const {
-        if (name_.empty()) return std::nullopt;
+        if (wildcard_) return std::nullopt;
         return name_;
     }
     /// Python's repr of the name: 'N' or None.
-    std::string repr() const { return name_.empty() ? std::string("None") : "'" + name_ + "'"; }
+    std::string repr() const { return wildcard_ ? std::string("None") : "'" + name_ + "'"; }
 
-    friend bool operator==(const Dimname& a, const Dimname& b) { return a.name_ == b.name_; }
+    friend bool operator==(const Dimname& a, const Dimname& b) {
+        return a.wildcard_ == b.wildcard_ && a.name_ == b.name_;
+    }
     friend std::ostream& operator<<(std::ostream& os, const Dimname& d) { return os << d.repr(); }
 
 private:
-    std::string name_;  // empty: the wildcard
+    std::string name_;
+    bool wildcard_ = true;
 };
 
 /// The names of a tensor's dims, one per dim.
@@ -83,7 +90,7 @@ inline std::string names_tuple_repr(const DimnameList& names) {
 inline void check_valid_name(const Dimname& d) {
     if (d.is_wildcard()) return;
     const std::string& s = d.symbol();
-    bool ok = !(s[0] >= '0' && s[0] <= '9');
+    bool ok = !s.empty() && !(s[0] >= '0' && s[0] <= '9');
     for (char c : s) ok = ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_');
     if (!ok)
         fail<value_error>("Invalid name: a valid identifier contains only digits, alphabetical characters, and/or "

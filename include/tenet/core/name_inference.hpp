@@ -109,6 +109,8 @@ inline std::optional<DimnameList> reduced_names(const DimnameList* names, const 
 
 namespace tenet::inline TENET_ABI::detail {
 
+/// An unnamed alias of t (a leaf's .grad is unnamed in PyTorch, whatever names its gradient had).
+inline TensorImplPtr unnamed_alias(const TensorImpl& t) { return make_view(t, t.sizes(), t.strides(), t.offset); }
 /// Gives `to` the names of `from` (copies, conversions, detach: the same dims).
 inline void copy_names(const TensorBase& from, const TensorBase& to) {
     if (const DimnameList* n = names_ptr(from)) const_cast<TensorImpl&>(to.impl()).names = std::make_unique<const DimnameList>(*n);

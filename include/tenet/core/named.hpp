@@ -30,7 +30,7 @@ inline DimnameList expand_ellipsis(const DimnameList& names, const DimnameList& 
     if (ellipses > 1) {
         std::string list = "(";
         for (size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i].repr();
-        fail<value_error>(op, ": More than one Ellipsis ('...') found in names (", list,
+        fail<value_error>(op, ": More than one Ellipsis ('...') found in names (", list + ")",
                           "). This function supports up to one Ellipsis.");
     }
     if (ellipses == 0) return names;
