@@ -7,6 +7,7 @@ ID there). One line per case:
     ID | ok | NAMES | SIZES | VALUES     names as Python's tuple repr, sizes and values space-separated
     ID | throws | MESSAGE               PyTorch's message (its first line)
     ID | repr | REPR                    repr(result), `torch.` written `tenet.`, newlines as \\n
+                                        (or a grad_fn's name, for the grad_fn_ cases)
 
 Inputs: x = arange(6.).reshape(2, 3) named ('N', 'C'); y = arange(24.).reshape(2, 3, 4) named
 ('A', 'B', 'C'); u = arange(6.).reshape(2, 3) unnamed.
@@ -129,6 +130,52 @@ CASES = {
     "unflatten_infer": lambda: x().unflatten("C", (("C1", -1), ("C2", 3))),
     "unflatten_bad_sizes": lambda: x().unflatten("C", (("C1", 2), ("C2", 3))),
     "unflatten_duplicate": lambda: x().unflatten("C", (("N", 1), ("C2", 3))),
+    "expr_sum_C": lambda: (x() * 2).sum("C"),
+    "cat": lambda: torch.cat([x(), u()]),
+    "cat_dim1": lambda: torch.cat([z("N", None), z(None, "C")], 1),
+    "cat_mismatch": lambda: torch.cat([x(), z("N", "D")]),
+    "stack": lambda: torch.stack([x(), x()]),
+    "matmul": lambda: x().matmul(torch.ones(3, 2)),
+    "matmul_named": lambda: x().matmul(torch.ones(3, 2, names=("C", "D"))),
+    "matmul_vec": lambda: x().matmul(torch.ones(3, names=("C",))),
+    "matmul_duplicate": lambda: x().matmul(torch.ones(3, 2, names=("C", "N"))),
+    "matmul_batch": lambda: torch.ones(4, 2, 3, names=("B", "N", "C")).matmul(torch.ones(3, 5)),
+    "matmul_batch_mismatch": lambda: torch.ones(4, 2, 3, names=("B", "N", "C")).matmul(torch.ones(4, 3, 2, names=("D", None, None))),
+    "mm": lambda: x().mm(torch.ones(3, 2, names=("K", "L"))),
+    "mv": lambda: x().mv(torch.ones(3)),
+    "bmm": lambda: torch.ones(2, 2, 3, names=("B", "N", "C")).bmm(torch.ones(2, 3, 4)),
+    "sort": lambda: x().sort(1).values,
+    "argsort": lambda: x().argsort(1).float(),
+    "topk": lambda: x().topk(1).values,
+    "flip": lambda: x().flip(0),
+    "index_select": lambda: x().index_select(0, torch.tensor([0])),
+    "gather": lambda: x().gather(1, torch.zeros(2, 1, dtype=torch.long)),
+    "nonzero": lambda: x().nonzero().float(),
+    "roll": lambda: x().roll(1, 1),
+    "tril": lambda: x().tril(),
+    "argmax": lambda: x().argmax(1).float(),
+    "amax": lambda: x().amax(1),
+    "nansum": lambda: x().nansum(1),
+    "norm": lambda: x().norm(2, 1),
+    "any_all": lambda: (x() > 1).any().float(),
+    "any_dim": lambda: (x() > 1).any(1).float(),
+    "max_all": lambda: x().max(),
+    "median": lambda: x().median(1).values,
+    "mode_indices": lambda: x().mode(1).indices.float(),
+    "kthvalue": lambda: x().kthvalue(2, 1).values,
+    "cummax": lambda: x().cummax(1).values,
+    "logcumsumexp": lambda: x().logcumsumexp(1),
+    "std_mean": lambda: torch.std_mean(x(), 1)[0],
+    "split": lambda: x().split(2, 1)[1],
+    "chunk": lambda: x().chunk(2, 0)[1],
+    "unbind": lambda: x().unbind(1)[2],
+    "copy_": lambda: torch.zeros(2, 3).copy_(x()),
+    "copy_mismatch": lambda: z("A", "B").copy_(x()),
+    "transpose_": lambda: x().transpose_(0, 1),
+    "squeeze_": lambda: z("N", "C", size=(1, 3)).squeeze_(),
+    "masked_fill": lambda: x().masked_fill(x() > 2, 0.0),
+    "index_put": lambda: x().index_put_((torch.tensor([0]),), torch.tensor(1.0)),
+    "index_mask": lambda: x()[x() > 1],
 }
 
 # Sizes and strides by name (ints, written as a 1-element tensor)
@@ -145,10 +192,20 @@ REPRS = {
     "print_reduced": lambda: x().sum("C"),
 }
 
+GRAD_FNS = {  # the recorded view of each renaming, as PyTorch names it
+    "grad_fn_rename": lambda: torch.ones(2, requires_grad=True).rename("N").grad_fn.name(),
+    "grad_fn_refine": lambda: torch.ones(2, requires_grad=True).refine_names("N").grad_fn.name(),
+    "grad_fn_align_to": lambda: torch.ones(2, 3, requires_grad=True).refine_names("A", "B").align_to("B", "A").grad_fn.name(),
+}
+
 
 def grads():
-    """Gradients of named leaves are unnamed (PyTorch 1.13)."""
+    """Gradients of named leaves are unnamed (PyTorch 1.13); align_to's gradient is its view's."""
     out = {}
+    w = torch.ones(2, 3, requires_grad=True)
+    r = w.refine_names("A", "B").align_to("B", "A", "H")
+    (r.rename(None).squeeze(-1) * torch.arange(6.).reshape(3, 2)).sum().backward()
+    out["grad_align_to"] = w.grad
     a = torch.ones(2, 3, names=("N", "C"), requires_grad=True)
     b = x()
     (a * b).sum().backward()
@@ -179,6 +236,8 @@ def main():
             lines.append(f"{cid} | throws | {str(e).splitlines()[0]}")
     for cid, t in grads().items():
         lines.append(line(cid, t))
+    for cid, f in GRAD_FNS.items():
+        lines.append(f"{cid} | repr | {f()}")
     for cid, f in REPRS.items():
         text = repr(f()).replace("torch.", "tenet.").replace("\n", "\\n")
         lines.append(f"{cid} | repr | {text}")

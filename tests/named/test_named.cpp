@@ -143,6 +143,63 @@ const std::map<std::string, std::function<F()>>& cases() {
         {"unflatten_infer", [] { return x().unflatten("C", {-1, 3}, {"C1", "C2"}); }},
         {"unflatten_bad_sizes", [] { return x().unflatten("C", {2, 3}, {"C1", "C2"}); }},
         {"unflatten_duplicate", [] { return x().unflatten("C", {1, 3}, {"N", "C2"}); }},
+        {"expr_sum_C", [] { return F(x() * 2).sum("C"); }},
+        {"cat", [] { return cat({x(), u()}); }},
+        {"cat_dim1", [] { return cat({z({"N", std::nullopt}), z({std::nullopt, "C"})}, 1); }},
+        {"cat_mismatch", [] { return cat({x(), z({"N", "D"})}); }},
+        {"stack", [] { return stack({x(), x()}); }},
+        {"matmul", [] { return F(x().matmul(ones({3, 2}))); }},
+        {"matmul_named", [] { return F(x().matmul(ones({3, 2}, TensorOptions().names({"C", "D"})))); }},
+        {"matmul_vec", [] { return F(x().matmul(ones({3}, TensorOptions().names({"C"})))); }},
+        {"matmul_duplicate", [] { return F(x().matmul(ones({3, 2}, TensorOptions().names({"C", "N"})))); }},
+        {"matmul_batch", [] { return F(ones({4, 2, 3}, TensorOptions().names({"B", "N", "C"})).matmul(ones({3, 5}))); }},
+        {"matmul_batch_mismatch",
+         [] {
+             return F(ones({4, 2, 3}, TensorOptions().names({"B", "N", "C"}))
+                          .matmul(ones({4, 3, 2}, TensorOptions().names({"D", std::nullopt, std::nullopt}))));
+         }},
+        {"mm", [] { return F(x().mm(ones({3, 2}, TensorOptions().names({"K", "L"})))); }},
+        {"mv", [] { return F(x().mv(ones({3}))); }},
+        {"bmm", [] { return F(ones({2, 2, 3}, TensorOptions().names({"B", "N", "C"})).bmm(ones({2, 3, 4}))); }},
+        {"sort", [] { return x().sort(1).values; }},
+        {"argsort", [] { return x().argsort(1).to<float>(); }},
+        {"topk", [] { return x().topk(1).values; }},
+        {"flip", [] { return x().flip(0); }},
+        {"index_select", [] { return x().index_select(0, tensor<int64_t>({0})); }},
+        {"gather", [] { return x().gather(1, zeros<int64_t>({2, 1})); }},
+        {"nonzero", [] { return x().nonzero().to<float>(); }},
+        {"roll", [] { return x().roll(1, 1); }},
+        {"tril", [] { return F(x().tril()); }},
+        {"argmax", [] { return x().argmax(1).to<float>(); }},
+        {"amax", [] { return x().amax(1); }},
+        {"nansum", [] { return x().nansum(1); }},
+        {"norm", [] { return F(x().norm(2, 1)); }},
+        {"any_all", [] { return F(x() > 1).any().to<float>(); }},
+        {"any_dim", [] { return F(x() > 1).any(1).to<float>(); }},
+        {"max_all", [] { return x().max(); }},
+        {"median", [] { return x().median(1).values; }},
+        {"mode_indices", [] { return x().mode(1).indices.to<float>(); }},
+        {"kthvalue", [] { return x().kthvalue(2, 1).values; }},
+        {"cummax", [] { return x().cummax(1).values; }},
+        {"logcumsumexp", [] { return x().logcumsumexp(1); }},
+        {"std_mean", [] { return std::get<0>(std_mean(x(), 1)); }},
+        {"split", [] { return x().split(2, 1)[1]; }},
+        {"chunk", [] { return x().chunk(2, 0)[1]; }},
+        {"unbind", [] { return x().unbind(1)[2]; }},
+        {"copy_", [] { return zeros({2, 3}).copy_(x()); }},
+        {"copy_mismatch", [] { return z({"A", "B"}).copy_(x()); }},
+        {"transpose_", [] { return x().transpose_(0, 1); }},
+        {"squeeze_", [] { return z({"N", "C"}, {1, 3}).squeeze_(); }},
+        {"masked_fill", [] { return F(x().masked_fill(x() > 2, 0.0f)); }},
+        {"index_put", [] { return x().index_put_({tensor<int64_t>({0})}, 1.0f); }},
+        {"index_mask", [] { return x().index({x() > 1}); }},
+        {"grad_align_to",
+         [] {
+             F w = ones({2, 3}).requires_grad_();
+             const F r = w.refine_names({"A", "B"}).align_to({"B", "A", "H"});
+             F(r.rename(std::nullopt).squeeze(-1) * arange(6.0f).reshape({3, 2})).sum().backward();
+             return w.grad();
+         }},
         {"size_C", [] { return scalar(x().size("C")); }},
         {"stride_N", [] { return scalar(x().stride("N")); }},
         {"size_missing", [] { return scalar(x().size("H")); }},
@@ -224,6 +281,14 @@ TEST_CASE("named: printing shows names=(...) as PyTorch's repr") {
     CHECK(repr(zeros({0, 3}, TensorOptions().names({"N", "C"}))) == expected.at("print_empty").message);
     CHECK(repr(ones({2}, TensorOptions().names({"N"}))) == expected.at("print_1d").message);
     CHECK(repr(x().sum("C")) == expected.at("print_reduced").message);
+}
+
+TEST_CASE("named: rename and refine_names are aliases, align_to one strided view, as PyTorch records them") {
+    const auto expected = load();
+    CHECK(ones({2}).requires_grad_().rename({"N"}).grad_fn()->name() == expected.at("grad_fn_rename").message);
+    CHECK(ones({2}).requires_grad_().refine_names({"N"}).grad_fn()->name() == expected.at("grad_fn_refine").message);
+    CHECK(ones({2, 3}).requires_grad_().refine_names({"A", "B"}).align_to({"B", "A"}).grad_fn()->name() ==
+          expected.at("grad_fn_align_to").message);
 }
 
 TEST_CASE("named: unnamed tensors carry no names, and names are dropped by rename(None)") {

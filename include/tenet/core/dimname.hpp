@@ -121,15 +121,17 @@ inline int64_t dim_of(const DimnameList& names, const Dimname& name) {
 /// `other` (right-aligned; None takes the other's name). A mismatch at one position, or a name
 /// met against None that also sits elsewhere in the other list ("misaligned"), is a
 /// value_error worded as PyTorch's (its RuntimeError).
-inline DimnameList unify_from_right(const DimnameList& names, const DimnameList& other) {
+/// `action` words the errors ("broadcast"; "cat" for cat).
+inline DimnameList unify_from_right(const DimnameList& names, const DimnameList& other,
+                                    const char* action = "broadcast") {
     const Dimname none;
     const size_t size = std::max(names.size(), other.size());
     DimnameList out(size);
-    auto misaligned = [](const Dimname& name, const DimnameList& in, const DimnameList& against) {
+    auto misaligned = [action](const Dimname& name, const DimnameList& in, const DimnameList& against) {
         if (name.is_wildcard()) return;
         for (const Dimname& d : against)
             if (d == name)
-                fail<value_error>("Misaligned dims when attempting to broadcast dims ", names_repr(in), " and dims ",
+                fail<value_error>("Misaligned dims when attempting to ", action, " dims ", names_repr(in), " and dims ",
                                   names_repr(against), ": dim ", name.repr(),
                                   " appears in a different position from the right across both lists.");
     };
@@ -137,7 +139,7 @@ inline DimnameList unify_from_right(const DimnameList& names, const DimnameList&
         const Dimname& a = k <= names.size() ? names[names.size() - k] : none;
         const Dimname& b = k <= other.size() ? other[other.size() - k] : none;
         if (a.is_basic() && b.is_basic() && !(a == b))
-            fail<value_error>("Error when attempting to broadcast dims ", names_repr(names), " and dims ",
+            fail<value_error>("Error when attempting to ", action, " dims ", names_repr(names), " and dims ",
                               names_repr(other), ": dim ", a.repr(), " and dim ", b.repr(),
                               " are at the same position from the right but do not match.");
         out[size - k] = a.is_basic() ? a : b;

@@ -9,6 +9,8 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "tenet/core/dimname.hpp"
@@ -37,13 +39,13 @@ inline TensorImplPtr with_names(TensorImplPtr view, std::optional<DimnameList> n
 
 /// PyTorch's refusal of an op that has no name inference: "aten::view is not yet supported
 /// with named tensors. ..." (a value_error; PyTorch's RuntimeError).
-[[noreturn]] inline void fail_named_unsupported(const char* op) {
+[[noreturn]] inline void fail_named_unsupported(std::string_view op) {
     fail<value_error>(op, " is not yet supported with named tensors. Please drop names via `tensor = "
                           "tensor.rename(None)`, call the op with an unnamed tensor, and set names on the "
                           "result of the operation.");
 }
 /// The same, when t is named.
-inline void refuse_named(const TensorBase& t, const char* op) {
+inline void refuse_named(const TensorBase& t, std::string_view op) {
     if (t.has_names()) fail_named_unsupported(op);
 }
 
@@ -62,6 +64,48 @@ std::optional<DimnameList> broadcast_names(const std::array<const TensorBase*, L
     return out;
 }
 
+/// The names of a matrix product's result (PyTorch's compute_matmul_outnames, for matmul, mm,
+/// mv, bmm and dot): the batch dims' names unified from the right, then a's row name (a 2-D+)
+/// and b's column name (b 2-D+). A mismatch in the batch dims, or a name twice in the result,
+/// is a value_error worded as PyTorch's.
+inline DimnameList matmul_names(const DimnameList& a, const DimnameList& b) {
+    const size_t ba = a.size() >= 2 ? a.size() - 2 : 0, bb = b.size() >= 2 ? b.size() - 2 : 0;
+    DimnameList out(std::max(ba, bb));
+    for (size_t k = 1; k <= out.size(); ++k) {
+        const Dimname none;
+        const Dimname& x = k <= ba ? a[ba - k] : none;
+        const Dimname& y = k <= bb ? b[bb - k] : none;
+        if (x.is_basic() && y.is_basic() && !(x == y))
+            fail<value_error>("matmul: Expected ", x.repr(), " (index ", ba - k, " of ", names_repr(a), ") to match ",
+                              y.repr(), " (index ", bb - k, " of ", names_repr(b), ") but they do not match.");
+        out[out.size() - k] = x.is_basic() ? x : y;
+    }
+    if (a.size() >= 2) out.push_back(a[a.size() - 2]);
+    if (b.size() >= 2) out.push_back(b.back());
+    for (size_t i = 0; i < out.size(); ++i)
+        for (size_t j = i + 1; j < out.size() && out[i].is_basic(); ++j)
+            if (out[i] == out[j])
+                fail<value_error>("Matrix multiplying ", tensor_names_repr(a), " with ", tensor_names_repr(b),
+                                  " would produce output tensor with duplicate names ", names_repr(out),
+                                  ". Please rename the input tensors with `Tensor.rename` to prevent this.");
+    return out;
+}
+
+/// The names of cat's result: its inputs' names unified (PyTorch's "Error when attempting to
+/// cat dims ..."), or nullopt when none is named. stack has no name inference in PyTorch: refused.
+inline std::optional<DimnameList> joined_names(const std::vector<TensorBase>& inputs, bool stacked) {
+    bool any = false;
+    for (const TensorBase& t : inputs) any = any || t.impl().names;
+    if (!any) return std::nullopt;
+    if (stacked) fail_named_unsupported("aten::stack");
+    std::optional<DimnameList> out;
+    for (const TensorBase& t : inputs) {
+        DimnameList n = names_or_none(t.impl());
+        out = out ? unify_from_right(*out, n, "cat") : std::move(n);
+    }
+    return out;
+}
+
 /// The names an expression's result takes, decided before it is evaluated (a mismatch throws
 /// before anything is written) and given to the result when the evaluation returns: a fresh
 /// result takes the leaves' unified names; writing into `dst` (in place, `t.index(...) = e`,
@@ -75,6 +119,7 @@ public:
         if (!from_leaves && !own) return;
         if (own && from_leaves) names_ = unify_from_right(*own, *from_leaves);
         else names_ = from_leaves ? std::move(from_leaves) : std::optional<DimnameList>(*own);
+        uncaught_ = std::uncaught_exceptions();  // only for named results: unnamed ones skip the call
     }
     ~ResultNames() {
         // Unless the evaluation threw: the result's rank is that of the names, checked above.
@@ -88,7 +133,7 @@ public:
 private:
     TensorBase& dst_;
     std::optional<DimnameList> names_;
-    int uncaught_ = std::uncaught_exceptions();
+    int uncaught_ = 0;
 };
 
 /// The names of a reduction's result: the input's without the reduced dims (kept by keepdim),
@@ -105,11 +150,26 @@ inline std::optional<DimnameList> reduced_names(const DimnameList* names, const 
     return out;
 }
 
+/// r.values and r.indices (a reduction of x along dim: median, mode, cummax, ...) named after x.
+template <class R>
+R name_values_indices(R r, const TensorBase& x, int64_t dim, bool keepdim) {
+    if (std::optional<DimnameList> out = reduced_names(names_ptr(x), IntArray{dim}, keepdim)) {
+        set_names(r.values.impl(), *out);
+        set_names(r.indices.impl(), *out);
+    }
+    return r;
+}
+/// x without names (a recorded alias when it has some): for ops that reshape internally.
+template <class T>
+T drop_names(const T& x) {
+    return x.has_names() ? x.rename(std::nullopt) : x;
+}
+
 }  // namespace tenet::detail
 
 namespace tenet::inline TENET_ABI::detail {
 
-/// An unnamed alias of t (a leaf's .grad is unnamed in PyTorch, whatever names its gradient had).
+/// An unnamed alias of t, not recorded for autograd (for internal computations).
 inline TensorImplPtr unnamed_alias(const TensorImpl& t) { return make_view(t, t.sizes(), t.strides(), t.offset); }
 /// Gives `to` the names of `from` (copies, conversions, detach: the same dims).
 inline void copy_names(const TensorBase& from, const TensorBase& to) {

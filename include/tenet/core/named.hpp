@@ -41,14 +41,6 @@ inline DimnameList expand_ellipsis(const DimnameList& names, const DimnameList& 
     return out;
 }
 
-/// A view of t named `names` (recorded for autograd as an expand to its own sizes, a no-op).
-template <class T>
-Tensor<T> renamed_view(const Tensor<T>& t, const DimnameList& names) {
-    Tensor<T> v = t.expand(t.sizes());
-    set_names(v.impl(), names);
-    return v;
-}
-
 /// The dim of x (a tensor or an expression) called `name`.
 template <class X>
 int64_t named_dim(const X& x, const Dimname& name) {
@@ -63,6 +55,13 @@ IntArray named_dims(const X& x, const DimnameList& names) {
 }
 
 }  // namespace detail
+
+template <class T>
+Tensor<T> Tensor<T>::named_view(TensorImplPtr p, const DimnameList& names, const char* backward_name) const {
+    Tensor<T> v = wrap(std::move(p), backward_name);
+    detail::set_names(v.impl(), names);
+    return v;
+}
 
 template <class T>
 Tensor<T> Tensor<T>::refine_names(const DimnameList& names) const {
@@ -82,16 +81,16 @@ Tensor<T> Tensor<T>::refine_names(const DimnameList& names) const {
                                   detail::tensor_names_repr(want), " because ", have[i].repr(), " is different from ",
                                   want[i].repr(), " at index ", i);
     }
-    return detail::renamed_view(*this, want);
+    return alias_named(want);
 }
 
 template <class T>
 Tensor<T> Tensor<T>::rename(const DimnameList& names) const {
-    return detail::renamed_view(*this, detail::expand_ellipsis(names, this->names(), "rename"));
+    return alias_named(detail::expand_ellipsis(names, this->names(), "rename"));
 }
 template <class T>
 Tensor<T> Tensor<T>::rename(std::nullopt_t) const {
-    return detail::renamed_view(*this, DimnameList(static_cast<size_t>(dim())));
+    return alias_named(DimnameList(static_cast<size_t>(dim())));
 }
 template <class T>
 Tensor<T> Tensor<T>::rename_map(const std::vector<std::pair<Dimname, Dimname>>& mapping) const {
@@ -104,7 +103,7 @@ Tensor<T> Tensor<T>::rename_map(const std::vector<std::pair<Dimname, Dimname>>& 
                                       detail::names_tuple_repr(names()), "] but dim ", from.repr(), " does not exist");
         out[i] = to;
     }
-    return detail::renamed_view(*this, out);
+    return alias_named(out);
 }
 template <class T>
 Tensor<T>& Tensor<T>::rename_(const DimnameList& names) {
@@ -160,17 +159,9 @@ Tensor<T> Tensor<T>::align_to(const DimnameList& names) const {
             detail::fail<value_error>("align_to: Cannot find dim ", have[i].repr(), " from ",
                                       detail::tensor_names_repr(want), " in desired alignment ",
                                       detail::names_repr(want), ".");
-    // The reordering as a permute and unsqueezes of the unnamed tensor (recorded for autograd).
-    IntArray order;
-    for (const Dimname& n : want)
-        for (size_t i = 0; i < have.size(); ++i)
-            if (have[i] == n) order.push_back(static_cast<int64_t>(i));
-    Tensor<T> v = rename(std::nullopt).permute(order);
-    for (size_t k = 0; k < want.size(); ++k)
-        if (sizes[k] == 1 && [&] { for (const Dimname& h : have) if (h == want[k]) return false; return true; }())
-            v = v.unsqueeze(static_cast<int64_t>(k));
-    detail::set_names(v.impl(), want);
-    return v;
+    // One view of the new geometry, as PyTorch's (AsStridedBackward0).
+    return named_view(detail::make_view(impl(), std::move(sizes), std::move(strides), storage_offset()), want,
+                      "AsStridedBackward0");
 }
 template <class T>
 template <class U>

@@ -393,8 +393,15 @@ public:
         detail::refuse_named(*this, "aten::unsqueeze");
         return wrap(detail::unsqueeze(impl(), d), "UnsqueezeBackward0");
     }
-    Tensor& squeeze_() { return reshape_in_place(named_impl(detail::squeeze(impl(), std::nullopt), std::nullopt)); }
-    Tensor& squeeze_(int64_t d) { return reshape_in_place(named_impl(detail::squeeze(impl(), d), d)); }
+    /// The in-place shape ops refuse named tensors, as PyTorch's do.
+    Tensor& squeeze_() {
+        detail::refuse_named(*this, "aten::squeeze_");
+        return reshape_in_place(detail::squeeze(impl(), std::nullopt));
+    }
+    Tensor& squeeze_(int64_t d) {
+        detail::refuse_named(*this, "aten::squeeze_");
+        return reshape_in_place(detail::squeeze(impl(), d));
+    }
     Tensor& unsqueeze_(int64_t d) {
         detail::refuse_named(*this, "aten::unsqueeze_");
         return reshape_in_place(detail::unsqueeze(impl(), d));
@@ -404,11 +411,15 @@ public:
         return swapped(wrap(detail::transpose(impl(), d0, d1), "TransposeBackward0"), d0, d1);
     }
     Tensor& transpose_(int64_t d0, int64_t d1) {
-        return reshape_in_place(swapped_impl(detail::transpose(impl(), d0, d1), d0, d1));
+        detail::refuse_named(*this, "aten::transpose_");
+        return reshape_in_place(detail::transpose(impl(), d0, d1));
     }
     /// Transpose of a matrix (<= 2-D).
     Tensor t() const { return swapped(wrap(detail::matrix_t(impl()), "TBackward0"), 0, -1); }
-    Tensor& t_() { return reshape_in_place(swapped_impl(detail::matrix_t(impl()), 0, -1)); }
+    Tensor& t_() {
+        detail::refuse_named(*this, "aten::t_");
+        return reshape_in_place(detail::matrix_t(impl()));
+    }
     /// Reorders the dims (not for named tensors, as in PyTorch: align_to reorders by name).
     Tensor permute(const IntArray& dims) const {
         detail::refuse_named(*this, "aten::permute");
@@ -539,10 +550,14 @@ public:
     /// may not share only some elements (`a[2::2].copy_(a[0:3:2])`): that is an error
     /// ("some elements of the input tensor and the written-to tensor refer to a single
     /// memory location"), decided exactly (detail::check_no_partial_overlap).
+    /// Names unify as for `dst + src`: this tensor takes them (a mismatch throws first).
     template <class U>
     Tensor& copy_(const Tensor<U>& src) {
+        std::optional<DimnameList> n;
+        if (has_names() || src.has_names()) n = detail::unify_from_right(names(), src.names());
         copy_data_(src);
         detail::record_copy_into(*this, src);
+        if (n) detail::set_names(impl(), *n);
         return *this;
     }
     /// copy_ without autograd: the data movement alone (used by clone, to, contiguous).
@@ -798,7 +813,6 @@ private:
     Tensor& reshape_in_place(TensorImplPtr p) {
         impl().set_geometry(p->sizes(), p->strides());
         impl().offset = p->offset;
-        impl().names = std::move(p->names);
         return *this;
     }
     // Names of views (core/name_inference.hpp): each is a no-op for an unnamed tensor.
@@ -807,23 +821,22 @@ private:
         detail::copy_names(*this, v);
         return v;
     }
+    /// A view of geometry p named `names`, recorded under `backward_name` (core/named.hpp:
+    /// rename's AliasBackward0, align_to's AsStridedBackward0).
+    Tensor named_view(TensorImplPtr p, const DimnameList& names, const char* backward_name) const;
+    /// This tensor's alias named `names` (rename and refine_names: PyTorch's AliasBackward0).
+    Tensor alias_named(const DimnameList& names) const {
+        return named_view(detail::make_view(impl(), sizes(), strides(), storage_offset()), names, "AliasBackward0");
+    }
     /// v (this tensor, squeezed) with the names of the dims squeeze kept.
     Tensor named(Tensor v, std::optional<int64_t> d) const {
-        named_impl(v.impl_ptr(), d);
+        if (has_names()) detail::set_names(v.impl(), detail::squeezed_names(names(), sizes(), d));
         return v;
-    }
-    TensorImplPtr named_impl(TensorImplPtr p, std::optional<int64_t> d) const {
-        if (has_names()) detail::set_names(*p, detail::squeezed_names(names(), sizes(), d));
-        return p;
     }
     /// v (this tensor with d0 and d1 swapped) with its names swapped too.
     Tensor swapped(Tensor v, int64_t d0, int64_t d1) const {
-        swapped_impl(v.impl_ptr(), d0, d1);
+        if (has_names()) detail::set_names(v.impl(), detail::swap_names(names(), d0, d1));
         return v;
-    }
-    TensorImplPtr swapped_impl(TensorImplPtr p, int64_t d0, int64_t d1) const {
-        if (has_names() && dim() > 0) detail::set_names(*p, detail::swap_names(names(), d0, d1));
-        return p;
     }
 };
 

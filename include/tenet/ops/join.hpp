@@ -191,6 +191,7 @@ template <class L>
 std::pair<Tensor<joined_t<L>>, JoinPlan> join_values(const L& list, int64_t dim, bool stacked, const char* op) {
     using R = joined_t<L>;
     const std::vector<TensorBase> handles = handles_of(list);
+    const std::optional<DimnameList> names = joined_names(handles, stacked);  // core/name_inference.hpp
     JoinPlan plan;
     if (stacked) {
         // stack is cat along a new size-1 dim of every input (views: nothing is copied here).
@@ -206,6 +207,7 @@ std::pair<Tensor<joined_t<L>>, JoinPlan> join_values(const L& list, int64_t dim,
     for_each_tensor(list, [&](const auto& t, size_t i) {
         if (t.numel() > 0) Tensor<R>(join_slot(result.impl(), plan, i)).copy_data_(t);
     });
+    if (names && names->size() == plan.sizes.size()) set_names(result.impl(), *names);
     return {result, plan};
 }
 
@@ -228,6 +230,7 @@ std::vector<Tensor<T>> split_views(const Tensor<T>& self, int64_t dim, const Int
     for (int64_t length : lengths) {
         pieces.emplace_back(unbind ? detail::select(self.impl(), dim, start)
                                     : detail::narrow(self.impl(), dim, start, length));
+        if (self.has_names()) set_names(pieces.back().impl(), unbind ? erase_name(self.names(), dim) : self.names());
         start += length;
     }
     record_split(self, pieces, dim, lengths, unbind, backward_name);

@@ -183,6 +183,7 @@ auto reduce_arg(const E& e, const ReducePlan& p, const char* op) {
 
 template <bool IsMax, class X>
 Tensor<int64_t> arg_extremum(const X& x, std::optional<int64_t> dim, bool keepdim, const char* op) {
+    if (operand_names(x)) fail_named_unsupported(std::string("aten::") + op);
     return with_node(x, op, [&](const auto& e) {
         std::optional<IntArray> dims;
         if (dim) dims = IntArray{*dim};
@@ -241,6 +242,7 @@ auto norm_values(const E& e, double p, const ReducePlan& plan, const char* op, b
 template <class X>
 auto norm_impl(const X& x, double p, const std::optional<IntArray>& dims, bool keepdim, bool vector_norm) {
     const char* op = vector_norm ? "linalg.vector_norm" : "norm";
+    if (operand_names(x)) fail_named_unsupported(std::string("aten::") + op);
     using V = input_t<X>;
     if constexpr (!FloatingElement<V>) {
         if (vector_norm)
@@ -306,6 +308,12 @@ auto reduce_row(const X& x, const std::optional<IntArray>& dims, bool keepdim, d
     using V = input_t<X>;
     using R = typename Row::template reducer<V>;
     using O = typename R::out_t;
+    // PyTorch infers names for sum, mean, prod, var, std, logsumexp, and any()/all() of everything.
+    if constexpr (K == ReduceKind::amax || K == ReduceKind::amin || K == ReduceKind::nansum ||
+                  K == ReduceKind::nanmean || K == ReduceKind::any || K == ReduceKind::all) {
+        if ((dims || (K != ReduceKind::any && K != ReduceKind::all)) && operand_names(x))
+            fail_named_unsupported(std::string("aten::") + Row::name);
+    }
     if constexpr (is_complex_v<V> && K != ReduceKind::sum && K != ReduceKind::mean && K != ReduceKind::prod) {
         // sum, mean and prod are tenet's complex reductions so far; never instantiated on complex.
         fail<dtype_error>(Row::name, "(): complex dtypes are not supported (got ", dtype_of<V>, ")");
@@ -361,7 +369,8 @@ auto moments_and_mean(const X& x, const std::optional<IntArray>& dims, double co
             average = on_device_of(e, std::move(average));
             record_value_reduction<K>(e, moment, plan, correction, Row::backward_all);
             record_reduction(e, average, plan, true);
-            return std::tuple<Tensor<V>, Tensor<V>>(std::move(moment), std::move(average));
+            return std::tuple<Tensor<V>, Tensor<V>>(name_reduced(std::move(moment), x, dims, keepdim),
+                                                    name_reduced(std::move(average), x, dims, keepdim));
         });
     }
 }
