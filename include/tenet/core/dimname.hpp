@@ -10,6 +10,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -62,6 +63,13 @@ private:
 
 /// The names of a tensor's dims, one per dim.
 using DimnameList = std::vector<Dimname>;
+
+/// Deletes a tensor's names out of line, so that destroying an unnamed tensor costs one test.
+struct NamesDeleter {
+    [[gnu::noinline]] void operator()(const DimnameList* names) const noexcept { delete names; }
+};
+/// What a TensorImpl holds: its names, or null.
+using DimnamesPtr = std::unique_ptr<const DimnameList, NamesDeleter>;
 
 namespace detail {
 

@@ -5,6 +5,7 @@
 
 #include "tenet/config.hpp"
 #include <array>
+#include <atomic>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -18,23 +19,24 @@
 
 namespace tenet::inline TENET_ABI::detail {
 
+/// Whether any tensor of this process has ever been named. Until one is, an expression's name
+/// inference is this one relaxed load (a thread that receives a named tensor from another sees
+/// the flag with it: the store precedes the hand-over).
+inline std::atomic<bool> names_in_use{false};
+
 /// Names `t`'s dims (checked: valid, distinct, one per dim); all None makes it unnamed, as in PyTorch.
 inline void set_names(TensorImpl& t, const DimnameList& names) {
     check_names(names, t.sizes().size());
     bool any = false;
     for (const Dimname& d : names) any = any || d.is_basic();
-    t.names = any ? std::make_unique<const DimnameList>(names) : nullptr;
+    if (any && !names_in_use.load(std::memory_order_relaxed)) names_in_use.store(true, std::memory_order_relaxed);
+    t.names = any ? DimnamesPtr(new const DimnameList(names)) : nullptr;
 }
 /// The names of `t`, or null when it has none.
 inline const DimnameList* names_ptr(const TensorBase& t) { return t.defined() ? t.impl().names.get() : nullptr; }
 /// The names of `t`, all None when it has none.
 inline DimnameList names_or_none(const TensorImpl& t) {
     return t.names ? *t.names : DimnameList(t.sizes().size());
-}
-/// `view` (a new TensorImpl) named `names`, unless `names` is empty (an unnamed source).
-inline TensorImplPtr with_names(TensorImplPtr view, std::optional<DimnameList> names) {
-    if (names) set_names(*view, *names);
-    return view;
 }
 
 /// PyTorch's refusal of an op that has no name inference: "aten::view is not yet supported
@@ -109,30 +111,47 @@ inline std::optional<DimnameList> joined_names(const std::vector<TensorBase>& in
 /// The names an expression's result takes, decided before it is evaluated (a mismatch throws
 /// before anything is written) and given to the result when the evaluation returns: a fresh
 /// result takes the leaves' unified names; writing into `dst` (in place, `t.index(...) = e`,
-/// out=) unifies them with dst's names, as PyTorch's in-place ops do.
+/// out=) unifies them with dst's names, as PyTorch's in-place ops do. Unnamed operands cost a
+/// pointer test each; the rest is out of line.
 class ResultNames {
 public:
     template <size_t L>
     ResultNames(TensorBase& dst, const std::array<const TensorBase*, L>& leaves, bool fresh) : dst_(dst) {
-        std::optional<DimnameList> from_leaves = broadcast_names(leaves);
-        const DimnameList* own = fresh ? nullptr : names_ptr(dst);
-        if (!from_leaves && !own) return;
-        if (own && from_leaves) names_ = unify_from_right(*own, *from_leaves);
-        else names_ = from_leaves ? std::move(from_leaves) : std::optional<DimnameList>(*own);
-        uncaught_ = std::uncaught_exceptions();  // only for named results: unnamed ones skip the call
+        if (!names_in_use.load(std::memory_order_relaxed)) [[likely]]
+            return;
+        bool any = !fresh && dst.impl_ptr() && dst.impl_ptr()->names;
+        for (const TensorBase* t : leaves) any = any || (t->impl_ptr() && t->impl_ptr()->names);
+        if (any) [[unlikely]]
+            infer(std::span<const TensorBase* const>(leaves.data(), L), fresh);
     }
     ~ResultNames() {
-        // Unless the evaluation threw: the result's rank is that of the names, checked above.
-        if (names_ && uncaught_ == std::uncaught_exceptions() && dst_.defined() &&
-            dst_.impl().sizes().size() == names_->size())
-            dst_.impl().names = std::make_unique<const DimnameList>(std::move(*names_));
+        if (names_) [[unlikely]]
+            apply();
     }
     ResultNames(const ResultNames&) = delete;
     ResultNames& operator=(const ResultNames&) = delete;
 
 private:
+    [[gnu::noinline, gnu::cold]] void infer(std::span<const TensorBase* const> leaves, bool fresh) {
+        std::optional<DimnameList> from_leaves;
+        for (const TensorBase* t : leaves) {
+            DimnameList n = names_or_none(t->impl());
+            from_leaves = from_leaves ? unify_from_right(*from_leaves, n) : std::move(n);
+        }
+        const DimnameList* own = fresh ? nullptr : names_ptr(dst_);
+        DimnameList out = own && from_leaves ? unify_from_right(*own, *from_leaves)
+                          : from_leaves      ? std::move(*from_leaves)
+                                             : *own;
+        names_ = DimnamesPtr(new const DimnameList(std::move(out)));
+        uncaught_ = std::uncaught_exceptions();
+    }
+    [[gnu::noinline, gnu::cold]] void apply() {
+        // Unless the evaluation threw: the result's rank is that of the names, checked above.
+        if (uncaught_ == std::uncaught_exceptions() && dst_.defined() && dst_.impl().sizes().size() == names_->size())
+            dst_.impl().names = std::move(names_);
+    }
     TensorBase& dst_;
-    std::optional<DimnameList> names_;
+    DimnamesPtr names_;  // null unless something is named
     int uncaught_ = 0;
 };
 
@@ -171,9 +190,19 @@ namespace tenet::inline TENET_ABI::detail {
 
 /// An unnamed alias of t, not recorded for autograd (for internal computations).
 inline TensorImplPtr unnamed_alias(const TensorImpl& t) { return make_view(t, t.sizes(), t.strides(), t.offset); }
-/// Gives `to` the names of `from` (copies, conversions, detach: the same dims).
+/// Gives `to` the names of `from` (copies, conversions, detach: the same dims). Out of line:
+/// unnamed tensors pay the test alone.
+[[gnu::noinline, gnu::cold]] inline void copy_names_of(const TensorImpl& from, TensorImpl& to) {
+    to.names = DimnamesPtr(new const DimnameList(*from.names));
+}
 inline void copy_names(const TensorBase& from, const TensorBase& to) {
-    if (const DimnameList* n = names_ptr(from)) const_cast<TensorImpl&>(to.impl()).names = std::make_unique<const DimnameList>(*n);
+    if (from.impl_ptr()->names) [[unlikely]]
+        copy_names_of(*from.impl_ptr(), *to.impl_ptr());
+}
+/// Names `view` f(t's names), out of line: callers test t.has_names() first.
+template <class F>
+[[gnu::noinline, gnu::cold]] void name_view(const TensorImpl& t, TensorImpl& view, const F& f) {
+    set_names(view, f(*t.names));
 }
 /// `names` without dim d (select, an integer index).
 inline DimnameList erase_name(DimnameList names, int64_t d) {

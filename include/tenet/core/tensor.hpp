@@ -429,11 +429,12 @@ public:
     /// New leading dims of a named tensor are unnamed, as in PyTorch.
     Tensor expand(const IntArray& sizes) const {
         Tensor v = wrap(detail::expand(impl(), sizes), "ExpandBackward0");
-        if (has_names()) {
-            DimnameList n(static_cast<size_t>(v.dim() - dim()));
-            for (const Dimname& d : names()) n.push_back(d);
-            detail::set_names(v.impl(), n);
-        }
+        if (has_names()) [[unlikely]]
+            detail::name_view(impl(), v.impl(), [&](const DimnameList& names) {
+                DimnameList n(static_cast<size_t>(v.dim() - dim()));
+                n.insert(n.end(), names.begin(), names.end());
+                return n;
+            });
         return v;
     }
     template <class U>
@@ -445,7 +446,8 @@ public:
     }
     Tensor select(int64_t dim, int64_t index) const {
         Tensor v = wrap(detail::select(impl(), dim, index), "SelectBackward0");
-        if (has_names()) detail::set_names(v.impl(), detail::erase_name(names(), dim));
+        if (has_names()) [[unlikely]]
+            detail::name_view(impl(), v.impl(), [dim](const DimnameList& n) { return detail::erase_name(n, dim); });
         return v;
     }
     Tensor slice(int64_t dim, std::optional<int64_t> start = std::nullopt, std::optional<int64_t> end = std::nullopt,
@@ -466,10 +468,10 @@ public:
         }
         bool selects = false;
         for (const TensorIndex& ix : indices) selects = selects || ix.kind() == TensorIndex::Kind::Integer;
-        std::optional<DimnameList> names_after;
-        if (has_names()) names_after = detail::indexed_names(names(), list);
-        return Tensor(detail::with_names(
-            wrap(detail::index(impl(), list), selects ? "SelectBackward0" : "SliceBackward0").impl_ptr(), names_after));
+        Tensor v = wrap(detail::index(impl(), list), selects ? "SelectBackward0" : "SliceBackward0");
+        if (has_names()) [[unlikely]]
+            detail::name_view(impl(), v.impl(), [list](const DimnameList& n) { return detail::indexed_names(n, list); });
+        return v;
     }
     /// LibTorch's index_put_: writes a tensor, expression or number (broadcast) into the indexed
     /// elements; `accumulate` adds instead (duplicate indices add up).
@@ -553,11 +555,10 @@ public:
     /// Names unify as for `dst + src`: this tensor takes them (a mismatch throws first).
     template <class U>
     Tensor& copy_(const Tensor<U>& src) {
-        std::optional<DimnameList> n;
-        if (has_names() || src.has_names()) n = detail::unify_from_right(names(), src.names());
+        if (has_names() || src.has_names()) [[unlikely]]
+            return copy_named_(src);
         copy_data_(src);
         detail::record_copy_into(*this, src);
-        if (n) detail::set_names(impl(), *n);
         return *this;
     }
     /// copy_ without autograd: the data movement alone (used by clone, to, contiguous).
@@ -830,13 +831,25 @@ private:
     }
     /// v (this tensor, squeezed) with the names of the dims squeeze kept.
     Tensor named(Tensor v, std::optional<int64_t> d) const {
-        if (has_names()) detail::set_names(v.impl(), detail::squeezed_names(names(), sizes(), d));
+        if (has_names()) [[unlikely]]
+            detail::name_view(impl(), v.impl(),
+                              [&](const DimnameList& n) { return detail::squeezed_names(n, sizes(), d); });
         return v;
     }
     /// v (this tensor with d0 and d1 swapped) with its names swapped too.
     Tensor swapped(Tensor v, int64_t d0, int64_t d1) const {
-        if (has_names()) detail::set_names(v.impl(), detail::swap_names(names(), d0, d1));
+        if (has_names()) [[unlikely]]
+            detail::name_view(impl(), v.impl(), [=](const DimnameList& n) { return detail::swap_names(n, d0, d1); });
         return v;
+    }
+    /// copy_ of a named tensor or from one (out of line): names unify, checked before the copy.
+    template <class U>
+    [[gnu::noinline]] Tensor& copy_named_(const Tensor<U>& src) {
+        const DimnameList n = detail::unify_from_right(names(), src.names());
+        copy_data_(src);
+        detail::record_copy_into(*this, src);
+        detail::set_names(impl(), n);
+        return *this;
     }
 };
 
