@@ -6,7 +6,6 @@
 #include "tenet/config.hpp"
 #include <array>
 #include <atomic>
-#include <exception>
 #include <memory>
 #include <optional>
 #include <span>
@@ -108,52 +107,21 @@ inline std::optional<DimnameList> joined_names(const std::vector<TensorBase>& in
     return out;
 }
 
-/// The names an expression's result takes, decided before it is evaluated (a mismatch throws
-/// before anything is written) and given to the result when the evaluation returns: a fresh
-/// result takes the leaves' unified names; writing into `dst` (in place, `t.index(...) = e`,
-/// out=) unifies them with dst's names, as PyTorch's in-place ops do. Unnamed operands cost a
-/// pointer test each; the rest is out of line.
-class ResultNames {
-public:
-    template <size_t L>
-    ResultNames(TensorBase& dst, const std::array<const TensorBase*, L>& leaves, bool fresh) : dst_(dst) {
-        if (!names_in_use.load(std::memory_order_relaxed)) [[likely]]
-            return;
-        bool any = !fresh && dst.impl_ptr() && dst.impl_ptr()->names;
-        for (const TensorBase* t : leaves) any = any || (t->impl_ptr() && t->impl_ptr()->names);
-        if (any) [[unlikely]]
-            infer(std::span<const TensorBase* const>(leaves.data(), L), fresh);
-    }
-    ~ResultNames() {
-        if (names_) [[unlikely]]
-            apply();
-    }
-    ResultNames(const ResultNames&) = delete;
-    ResultNames& operator=(const ResultNames&) = delete;
-
-private:
-    [[gnu::noinline, gnu::cold]] void infer(std::span<const TensorBase* const> leaves, bool fresh) {
-        std::optional<DimnameList> from_leaves;
-        for (const TensorBase* t : leaves) {
-            DimnameList n = names_or_none(t->impl());
-            from_leaves = from_leaves ? unify_from_right(*from_leaves, n) : std::move(n);
-        }
-        const DimnameList* own = fresh ? nullptr : names_ptr(dst_);
-        DimnameList out = own && from_leaves ? unify_from_right(*own, *from_leaves)
-                          : from_leaves      ? std::move(*from_leaves)
-                                             : *own;
-        names_ = DimnamesPtr(new const DimnameList(std::move(out)));
-        uncaught_ = std::uncaught_exceptions();
-    }
-    [[gnu::noinline, gnu::cold]] void apply() {
-        // Unless the evaluation threw: the result's rank is that of the names, checked above.
-        if (uncaught_ == std::uncaught_exceptions() && dst_.defined() && dst_.impl().sizes().size() == names_->size())
-            dst_.impl().names = std::move(names_);
-    }
-    TensorBase& dst_;
-    DimnamesPtr names_;  // null unless something is named
-    int uncaught_ = 0;
-};
+/// The names an expression's result takes (nullopt when nothing is named), decided before it
+/// is evaluated, so that a mismatch throws before anything is written: a fresh result takes the
+/// leaves' unified names; writing into `dst` (in place, `t.index(...) = e`, out=) unifies them
+/// with dst's names, as PyTorch's in-place ops do. backend/host/evaluate.hpp's run_assign asks
+/// once any tensor of the process has been named (names_in_use).
+template <size_t L>
+std::optional<DimnameList> result_names(const TensorBase& dst, const std::array<const TensorBase*, L>& leaves,
+                                        bool fresh) {
+    const DimnameList* own = fresh ? nullptr : names_ptr(dst);
+    std::optional<DimnameList> from_leaves = broadcast_names(leaves);
+    if (own && from_leaves) return unify_from_right(*own, *from_leaves);
+    if (from_leaves) return from_leaves;
+    if (own) return *own;
+    return std::nullopt;
+}
 
 /// The names of a reduction's result: the input's without the reduced dims (kept by keepdim),
 /// or nullopt for an unnamed input.
@@ -199,11 +167,6 @@ inline void copy_names(const TensorBase& from, const TensorBase& to) {
     if (from.impl_ptr()->names) [[unlikely]]
         copy_names_of(*from.impl_ptr(), *to.impl_ptr());
 }
-/// Names `view` f(t's names), out of line: callers test t.has_names() first.
-template <class F>
-[[gnu::noinline, gnu::cold]] void name_view(const TensorImpl& t, TensorImpl& view, const F& f) {
-    set_names(view, f(*t.names));
-}
 /// `names` without dim d (select, an integer index).
 inline DimnameList erase_name(DimnameList names, int64_t d) {
     names.erase(names.begin() + wrap_dim(d, static_cast<int64_t>(names.size()), "select"));
@@ -245,5 +208,29 @@ inline DimnameList indexed_names(const DimnameList& names, std::span<const Tenso
     for (; d < names.size(); ++d) out.push_back(names[d]);
     return out;
 }
+
+}  // namespace tenet::detail
+
+namespace tenet::inline TENET_ABI::detail {
+
+#if TENET_HEADER_DEFINITIONS
+TENET_FIXED void name_view_like(const TensorImpl& base, TensorImpl& view, int64_t leading) {
+    DimnameList n(static_cast<size_t>(leading));
+    n.insert(n.end(), base.names->begin(), base.names->end());
+    set_names(view, n);
+}
+TENET_FIXED void name_selected(const TensorImpl& base, TensorImpl& view, int64_t erased) {
+    set_names(view, erase_name(*base.names, erased));
+}
+TENET_FIXED void name_transposed(const TensorImpl& base, TensorImpl& view, int64_t d0, int64_t d1) {
+    set_names(view, swap_names(*base.names, d0, d1));
+}
+TENET_FIXED void name_squeezed(const TensorImpl& base, TensorImpl& view, std::optional<int64_t> dim) {
+    set_names(view, squeezed_names(*base.names, base.sizes(), dim));
+}
+TENET_FIXED void name_indexed(const TensorImpl& base, TensorImpl& view, std::span<const TensorIndex> indices) {
+    set_names(view, indexed_names(*base.names, indices));
+}
+#endif  // TENET_HEADER_DEFINITIONS
 
 }  // namespace tenet::detail

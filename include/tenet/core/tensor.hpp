@@ -385,9 +385,9 @@ public:
         return reshape(shape);
     }
     /// Removes every size-1 dim.
-    Tensor squeeze() const { return named(wrap(detail::squeeze(impl(), std::nullopt), "SqueezeBackward0"), std::nullopt); }
+    Tensor squeeze() const { return wrap(detail::squeeze(impl(), std::nullopt), "SqueezeBackward0"); }
     /// Removes dim `d` if its size is 1; otherwise returns an unchanged view.
-    Tensor squeeze(int64_t d) const { return named(wrap(detail::squeeze(impl(), d), "SqueezeBackward1"), d); }
+    Tensor squeeze(int64_t d) const { return wrap(detail::squeeze(impl(), d), "SqueezeBackward1"); }
     /// Inserts a size-1 dim at `d` (negative counts from the end: -1 appends).
     Tensor unsqueeze(int64_t d) const {
         detail::refuse_named(*this, "aten::unsqueeze");
@@ -408,14 +408,14 @@ public:
     }
     /// Swaps dims d0 and d1 (and their names).
     Tensor transpose(int64_t d0, int64_t d1) const {
-        return swapped(wrap(detail::transpose(impl(), d0, d1), "TransposeBackward0"), d0, d1);
+        return wrap(detail::transpose(impl(), d0, d1), "TransposeBackward0");
     }
     Tensor& transpose_(int64_t d0, int64_t d1) {
         detail::refuse_named(*this, "aten::transpose_");
         return reshape_in_place(detail::transpose(impl(), d0, d1));
     }
     /// Transpose of a matrix (<= 2-D).
-    Tensor t() const { return swapped(wrap(detail::matrix_t(impl()), "TBackward0"), 0, -1); }
+    Tensor t() const { return wrap(detail::matrix_t(impl()), "TBackward0"); }
     Tensor& t_() {
         detail::refuse_named(*this, "aten::t_");
         return reshape_in_place(detail::matrix_t(impl()));
@@ -427,32 +427,20 @@ public:
     }
     /// Broadcasts size-1 dims (and new leading dims) to `sizes` without copying; -1 keeps a size.
     /// New leading dims of a named tensor are unnamed, as in PyTorch.
-    Tensor expand(const IntArray& sizes) const {
-        Tensor v = wrap(detail::expand(impl(), sizes), "ExpandBackward0");
-        if (has_names()) [[unlikely]]
-            detail::name_view(impl(), v.impl(), [&](const DimnameList& names) {
-                DimnameList n(static_cast<size_t>(v.dim() - dim()));
-                n.insert(n.end(), names.begin(), names.end());
-                return n;
-            });
-        return v;
-    }
+    Tensor expand(const IntArray& sizes) const { return wrap(detail::expand(impl(), sizes), "ExpandBackward0"); }
     template <class U>
     Tensor expand_as(const Tensor<U>& other) const {
         return expand(other.sizes());
     }
     Tensor narrow(int64_t dim, int64_t start, int64_t length) const {
-        return same_names(wrap(detail::narrow(impl(), dim, start, length), "SliceBackward0"));
+        return wrap(detail::narrow(impl(), dim, start, length), "SliceBackward0");
     }
     Tensor select(int64_t dim, int64_t index) const {
-        Tensor v = wrap(detail::select(impl(), dim, index), "SelectBackward0");
-        if (has_names()) [[unlikely]]
-            detail::name_view(impl(), v.impl(), [dim](const DimnameList& n) { return detail::erase_name(n, dim); });
-        return v;
+        return wrap(detail::select(impl(), dim, index), "SelectBackward0");
     }
     Tensor slice(int64_t dim, std::optional<int64_t> start = std::nullopt, std::optional<int64_t> end = std::nullopt,
                  int64_t step = 1) const {
-        return same_names(wrap(detail::slice(impl(), dim, Slice(start, end, step)), "SliceBackward0"));
+        return wrap(detail::slice(impl(), dim, Slice(start, end, step)), "SliceBackward0");
     }
     /// The row view `t[i]` (select along dim 0).
     Tensor operator[](int64_t i) const { return select(0, i); }
@@ -468,10 +456,7 @@ public:
         }
         bool selects = false;
         for (const TensorIndex& ix : indices) selects = selects || ix.kind() == TensorIndex::Kind::Integer;
-        Tensor v = wrap(detail::index(impl(), list), selects ? "SelectBackward0" : "SliceBackward0");
-        if (has_names()) [[unlikely]]
-            detail::name_view(impl(), v.impl(), [list](const DimnameList& n) { return detail::indexed_names(n, list); });
-        return v;
+        return wrap(detail::index(impl(), list), selects ? "SelectBackward0" : "SliceBackward0");
     }
     /// LibTorch's index_put_: writes a tensor, expression or number (broadcast) into the indexed
     /// elements; `accumulate` adds instead (duplicate indices add up).
@@ -829,19 +814,7 @@ private:
     Tensor alias_named(const DimnameList& names) const {
         return named_view(detail::make_view(impl(), sizes(), strides(), storage_offset()), names, "AliasBackward0");
     }
-    /// v (this tensor, squeezed) with the names of the dims squeeze kept.
-    Tensor named(Tensor v, std::optional<int64_t> d) const {
-        if (has_names()) [[unlikely]]
-            detail::name_view(impl(), v.impl(),
-                              [&](const DimnameList& n) { return detail::squeezed_names(n, sizes(), d); });
-        return v;
-    }
-    /// v (this tensor with d0 and d1 swapped) with its names swapped too.
-    Tensor swapped(Tensor v, int64_t d0, int64_t d1) const {
-        if (has_names()) [[unlikely]]
-            detail::name_view(impl(), v.impl(), [=](const DimnameList& n) { return detail::swap_names(n, d0, d1); });
-        return v;
-    }
+
     /// copy_ of a named tensor or from one (out of line): names unify, checked before the copy.
     template <class U>
     [[gnu::noinline]] Tensor& copy_named_(const Tensor<U>& src) {

@@ -212,6 +212,17 @@ protected:
 namespace detail {
 
 // ---- View geometry: each returns a new TensorImpl sharing the storage. -------------
+// A named base's view is named by the functions below (core/name_inference.hpp), called only
+// when the base has names; view, permute and unsqueeze leave names to Tensor's methods,
+// which refuse named tensors as PyTorch does.
+
+/// view's names: base's (narrow, slice, expand: `leading` new unnamed dims first), without dim
+/// `erased` (select), or with d0 and d1 swapped (transpose).
+TENET_FIXED void name_view_like(const TensorImpl& base, TensorImpl& view, int64_t leading = 0);
+TENET_FIXED void name_selected(const TensorImpl& base, TensorImpl& view, int64_t erased);
+TENET_FIXED void name_transposed(const TensorImpl& base, TensorImpl& view, int64_t d0, int64_t d1);
+TENET_FIXED void name_squeezed(const TensorImpl& base, TensorImpl& view, std::optional<int64_t> dim);
+TENET_FIXED void name_indexed(const TensorImpl& base, TensorImpl& view, std::span<const TensorIndex> indices);
 
 TENET_FIXED TensorImplPtr view(const TensorImpl& t, const IntArray& shape);
 
@@ -220,14 +231,21 @@ TENET_FIXED TensorImplPtr transpose(const TensorImpl& t, int64_t d0, int64_t d1)
 inline TensorImplPtr matrix_t(const TensorImpl& t) {
     const auto n = static_cast<int64_t>(t.sizes().size());
     if (n > 2) fail<shape_error>("t: expects a tensor with <= 2 dimensions, but self is ", n, "D (sizes ", t.sizes(), ")");
-    return n < 2 ? make_view(t, t.sizes(), t.strides(), t.offset) : transpose(t, 0, 1);
+    if (n == 2) return transpose(t, 0, 1);
+    TensorImplPtr v = make_view(t, t.sizes(), t.strides(), t.offset);
+    if (t.names) [[unlikely]]
+        name_view_like(t, *v);
+    return v;
 }
 
 TENET_FIXED TensorImplPtr permute(const TensorImpl& t, const IntArray& dims);
 
 inline TensorImplPtr expand(const TensorImpl& t, const IntArray& target) {
     auto [sizes, strides] = expand_geometry(t.sizes(), t.strides(), target, "expand");
-    return make_view(t, std::move(sizes), std::move(strides), t.offset);
+    TensorImplPtr v = make_view(t, std::move(sizes), std::move(strides), t.offset);
+    if (t.names) [[unlikely]]
+        name_view_like(t, *v, static_cast<int64_t>(v->sizes().size() - t.sizes().size()));
+    return v;
 }
 
 TENET_FIXED TensorImplPtr narrow(const TensorImpl& t, int64_t dim, int64_t start, int64_t length);
@@ -312,7 +330,10 @@ TENET_FIXED TensorImplPtr transpose(const TensorImpl& t, int64_t d0, int64_t d1)
         std::swap(sizes[d0], sizes[d1]);
         std::swap(strides[d0], strides[d1]);
     }
-    return make_view(t, std::move(sizes), std::move(strides), t.offset);
+    TensorImplPtr v = make_view(t, std::move(sizes), std::move(strides), t.offset);
+    if (t.names) [[unlikely]]
+        name_transposed(t, *v, d0, d1);
+    return v;
 }
 
 TENET_FIXED TensorImplPtr permute(const TensorImpl& t, const IntArray& dims) {
@@ -344,7 +365,10 @@ TENET_FIXED TensorImplPtr narrow(const TensorImpl& t, int64_t dim, int64_t start
                           ") of dimension ", dim);
     IntArray sizes = t.sizes();
     sizes[dim] = length;
-    return make_view(t, std::move(sizes), t.strides(), t.offset + start * t.strides()[dim]);
+    TensorImplPtr v = make_view(t, std::move(sizes), t.strides(), t.offset + start * t.strides()[dim]);
+    if (t.names) [[unlikely]]
+        name_view_like(t, *v);
+    return v;
 }
 
 TENET_FIXED TensorImplPtr select(const TensorImpl& t, int64_t dim, int64_t index) {
@@ -355,7 +379,10 @@ TENET_FIXED TensorImplPtr select(const TensorImpl& t, int64_t dim, int64_t index
     const int64_t offset = t.offset + index * strides[dim];
     sizes.erase(static_cast<size_t>(dim));
     strides.erase(static_cast<size_t>(dim));
-    return make_view(t, std::move(sizes), std::move(strides), offset);
+    TensorImplPtr v = make_view(t, std::move(sizes), std::move(strides), offset);
+    if (t.names) [[unlikely]]
+        name_selected(t, *v, dim);
+    return v;
 }
 
 TENET_FIXED void slice_geometry(IntArray& sizes, IntArray& strides, int64_t& offset, int64_t dim, const Slice& s) {
@@ -378,7 +405,10 @@ TENET_FIXED TensorImplPtr slice(const TensorImpl& t, int64_t dim, const Slice& s
     IntArray sizes = t.sizes(), strides = t.strides();
     int64_t offset = t.offset;
     slice_geometry(sizes, strides, offset, dim, s);
-    return make_view(t, std::move(sizes), std::move(strides), offset);
+    TensorImplPtr v = make_view(t, std::move(sizes), std::move(strides), offset);
+    if (t.names) [[unlikely]]
+        name_view_like(t, *v);
+    return v;
 }
 
 TENET_FIXED TensorImplPtr unsqueeze(const TensorImpl& t, int64_t dim) {
@@ -399,7 +429,10 @@ TENET_FIXED TensorImplPtr squeeze(const TensorImpl& t, std::optional<int64_t> di
         sizes.push_back(t.sizes()[i]);
         strides.push_back(t.strides()[i]);
     }
-    return make_view(t, std::move(sizes), std::move(strides), t.offset);
+    TensorImplPtr v = make_view(t, std::move(sizes), std::move(strides), t.offset);
+    if (t.names) [[unlikely]]
+        name_squeezed(t, *v, dim);
+    return v;
 }
 
 TENET_FIXED TensorImplPtr index(const TensorImpl& t, std::span<const TensorIndex> indices) {
@@ -450,9 +483,14 @@ TENET_FIXED TensorImplPtr index(const TensorImpl& t, std::span<const TensorIndex
                 fail<index_error>("index: an index tensor in a basic index list");
         }
     }
-    return make_view(t, std::move(sizes), std::move(strides), offset);
+    TensorImplPtr v = make_view(t, std::move(sizes), std::move(strides), offset);
+    if (t.names) [[unlikely]]
+        name_indexed(t, *v, indices);
+    return v;
 }
 #endif  // TENET_HEADER_DEFINITIONS
 
 }  // namespace detail
 }  // namespace tenet
+
+#include "tenet/core/name_inference.hpp"  // the definitions of the view-naming functions above

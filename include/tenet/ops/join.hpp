@@ -230,7 +230,6 @@ std::vector<Tensor<T>> split_views(const Tensor<T>& self, int64_t dim, const Int
     for (int64_t length : lengths) {
         pieces.emplace_back(unbind ? detail::select(self.impl(), dim, start)
                                     : detail::narrow(self.impl(), dim, start, length));
-        if (self.has_names()) set_names(pieces.back().impl(), unbind ? erase_name(self.names(), dim) : self.names());
         start += length;
     }
     record_split(self, pieces, dim, lengths, unbind, backward_name);

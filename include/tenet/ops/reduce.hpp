@@ -131,13 +131,31 @@ std::optional<DimnameList> operand_names(const X& x) {
     else if (const DimnameList* n = names_ptr(x)) return *n;
     else return std::nullopt;
 }
+/// Whether x (a tensor or an expression's leaves) has names: a flag test until any tensor does.
+template <class X>
+bool operand_named(const X& x) {
+    if (!names_in_use.load(std::memory_order_relaxed)) [[likely]]
+        return false;
+    if constexpr (TensorExpression<X>) {
+        for (const TensorBase* t : expr::leaf_tensors(x))
+            if (t->impl_ptr()->names) return true;
+        return false;
+    } else {
+        return x.impl_ptr()->names != nullptr;
+    }
+}
 /// A reduction's result named after x's names less the reduced dims (PyTorch's name inference).
 template <class O, class X>
+[[gnu::noinline, gnu::cold]] void name_reduced_slow(Tensor<O>& result, const X& x, const std::optional<IntArray>& dims,
+                                                    bool keepdim) {
+    const std::optional<DimnameList> names = operand_names(x);
+    if (std::optional<DimnameList> out = reduced_names(&*names, dims.value_or(IntArray{}), keepdim))
+        set_names(result.impl(), *out);
+}
+template <class O, class X>
 Tensor<O> name_reduced(Tensor<O> result, const X& x, const std::optional<IntArray>& dims, bool keepdim) {
-    if (std::optional<DimnameList> names = operand_names(x)) {
-        if (std::optional<DimnameList> out = reduced_names(&*names, dims.value_or(IntArray{}), keepdim))
-            set_names(result.impl(), *out);
-    }
+    if (operand_named(x)) [[unlikely]]
+        name_reduced_slow(result, x, dims, keepdim);
     return result;
 }
 
@@ -183,7 +201,7 @@ auto reduce_arg(const E& e, const ReducePlan& p, const char* op) {
 
 template <bool IsMax, class X>
 Tensor<int64_t> arg_extremum(const X& x, std::optional<int64_t> dim, bool keepdim, const char* op) {
-    if (operand_names(x)) fail_named_unsupported(std::string("aten::") + op);
+    if (operand_named(x)) fail_named_unsupported(std::string("aten::") + op);
     return with_node(x, op, [&](const auto& e) {
         std::optional<IntArray> dims;
         if (dim) dims = IntArray{*dim};
@@ -242,7 +260,7 @@ auto norm_values(const E& e, double p, const ReducePlan& plan, const char* op, b
 template <class X>
 auto norm_impl(const X& x, double p, const std::optional<IntArray>& dims, bool keepdim, bool vector_norm) {
     const char* op = vector_norm ? "linalg.vector_norm" : "norm";
-    if (operand_names(x)) fail_named_unsupported(std::string("aten::") + op);
+    if (operand_named(x)) fail_named_unsupported(std::string("aten::") + op);
     using V = input_t<X>;
     if constexpr (!FloatingElement<V>) {
         if (vector_norm)
@@ -311,7 +329,7 @@ auto reduce_row(const X& x, const std::optional<IntArray>& dims, bool keepdim, d
     // PyTorch infers names for sum, mean, prod, var, std, logsumexp, and any()/all() of everything.
     if constexpr (K == ReduceKind::amax || K == ReduceKind::amin || K == ReduceKind::nansum ||
                   K == ReduceKind::nanmean || K == ReduceKind::any || K == ReduceKind::all) {
-        if ((dims || (K != ReduceKind::any && K != ReduceKind::all)) && operand_names(x))
+        if ((dims || (K != ReduceKind::any && K != ReduceKind::all)) && operand_named(x))
             fail_named_unsupported(std::string("aten::") + Row::name);
     }
     if constexpr (is_complex_v<V> && K != ReduceKind::sum && K != ReduceKind::mean && K != ReduceKind::prod) {
@@ -330,7 +348,7 @@ auto reduce_row(const X& x, const std::optional<IntArray>& dims, bool keepdim, d
             if (!dims)
                 if (auto fused = sum_with_gradients<O>(x, K == ReduceKind::mean)) return *fused;
         }
-        return name_reduced(with_node(x, Row::name, [&](const auto& e) {
+        return with_node(x, Row::name, [&](const auto& e) {
             const ReducePlan plan = plan_reduction(e.shape(), dims, keepdim, Row::name);
             if constexpr (lacks_identity<R>()) check_nonempty_reduction<index_error>(plan, Row::name);
             R r{};
@@ -340,8 +358,10 @@ auto reduce_row(const X& x, const std::optional<IntArray>& dims, bool keepdim, d
                 record_reduction(e, result, plan, K == ReduceKind::mean);
             else
                 record_value_reduction<K>(e, result, plan, correction, plan.all ? Row::backward_all : Row::backward_dims);
+            if (operand_named(x)) [[unlikely]]
+                name_reduced_slow(result, x, dims, keepdim);
             return result;
-        }), x, dims, keepdim);
+        });
     }
 }
 
