@@ -206,6 +206,21 @@ def grads():
     r = w.refine_names("A", "B").align_to("B", "A", "H")
     (r.rename(None).squeeze(-1) * torch.arange(6.).reshape(3, 2)).sum().backward()
     out["grad_align_to"] = w.grad
+    # Backward through named ops: a = arange(6).reshape(2, 3) / 7 named ('N', 'C') through refine_names.
+    w6 = torch.arange(6.).reshape(2, 3) + 1
+    ops = {
+        "grad_bcast": lambda n: (n * torch.arange(3.).refine_names("C")).sum(),
+        "grad_softmax": lambda n: (n.softmax("C") * w6.refine_names("N", "C")).sum(),
+        "grad_matmul": lambda n: n.matmul(torch.ones(3, 2)).sum(),
+        "grad_cat": lambda n: (torch.cat([n, w6.refine_names("N", "C")]) * 2).sum(),
+        "grad_transpose": lambda n: (n.transpose("N", "C") * w6.t()).sum(),
+        "grad_std": lambda n: n.std("C").sum(),
+        "grad_flatten": lambda n: (n.flatten(["N", "C"], "F") * torch.arange(6.)).sum(),
+    }
+    for cid, f in ops.items():
+        a = (torch.arange(6.).reshape(2, 3) / 7).requires_grad_()
+        f(a.refine_names("N", "C")).backward()
+        out[cid] = a.grad
     a = torch.ones(2, 3, names=("N", "C"), requires_grad=True)
     b = x()
     (a * b).sum().backward()

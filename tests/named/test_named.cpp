@@ -51,6 +51,15 @@ F u() { return arange(6.0f).reshape({2, 3}); }
 F z(DimnameList names, IntArray size = {2, 3}) { return zeros(size, TensorOptions().names(std::move(names))); }
 F scalar(int64_t v) { return tensor<float>({static_cast<float>(v)}); }
 
+F w6() { return F(arange(6.0f).reshape({2, 3}) + 1); }
+/// The gradient of loss(a named ('N', 'C')) for a = arange(6).reshape(2, 3) / 7.
+template <class Loss>
+F named_grad(Loss loss) {
+    F a = F(arange(6.0f).reshape({2, 3}) / 7).requires_grad_();
+    loss(a.refine_names({"N", "C"})).backward();
+    return a.grad();
+}
+
 const std::map<std::string, std::function<F()>>& cases() {
     static const std::map<std::string, std::function<F()>> c = {
         {"create", [] { return z({"N", "C"}); }},
@@ -200,6 +209,13 @@ const std::map<std::string, std::function<F()>>& cases() {
              F(r.rename(std::nullopt).squeeze(-1) * arange(6.0f).reshape({3, 2})).sum().backward();
              return w.grad();
          }},
+        {"grad_bcast", [] { return named_grad([](const F& n) { return F(n * arange(3.0f).refine_names({"C"})).sum(); }); }},
+        {"grad_softmax", [] { return named_grad([](const F& n) { return F(n.softmax("C") * w6().refine_names({"N", "C"})).sum(); }); }},
+        {"grad_matmul", [] { return named_grad([](const F& n) { return F(n.matmul(ones({3, 2}))).sum(); }); }},
+        {"grad_cat", [] { return named_grad([](const F& n) { return F(cat({n, w6().refine_names({"N", "C"})}) * 2).sum(); }); }},
+        {"grad_transpose", [] { return named_grad([](const F& n) { return F(n.transpose("N", "C") * w6().t()).sum(); }); }},
+        {"grad_std", [] { return named_grad([](const F& n) { return n.std("C").sum(); }); }},
+        {"grad_flatten", [] { return named_grad([](const F& n) { return F(n.flatten({"N", "C"}, "F") * arange(6.0f)).sum(); }); }},
         {"size_C", [] { return scalar(x().size("C")); }},
         {"stride_N", [] { return scalar(x().stride("N")); }},
         {"size_missing", [] { return scalar(x().size("H")); }},
