@@ -64,14 +64,15 @@ private:
 /// The names of a tensor's dims, one per dim.
 using DimnameList = std::vector<Dimname>;
 
+
+namespace detail {
+
 /// Deletes a tensor's names out of line, so that destroying an unnamed tensor costs one test.
 struct NamesDeleter {
     [[gnu::noinline]] void operator()(const DimnameList* names) const noexcept { delete names; }
 };
 /// What a TensorImpl holds: its names, or null.
 using DimnamesPtr = std::unique_ptr<const DimnameList, NamesDeleter>;
-
-namespace detail {
 
 inline bool is_ellipsis(const Dimname& d) { return d.symbol() == "..."; }
 

@@ -44,7 +44,7 @@ public:
     std::shared_ptr<autograd::AutogradMeta> autograd;
     /// The dims' names (core/named.hpp): null for an unnamed tensor, so names cost one pointer
     /// and no allocation when unused. Set through detail::set_names (never all None).
-    DimnamesPtr names;
+    detail::DimnamesPtr names;
 
     const IntArray& sizes() const { return sizes_; }
     const IntArray& strides() const { return strides_; }
