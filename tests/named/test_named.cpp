@@ -51,6 +51,7 @@ F u() { return arange(6.0f).reshape({2, 3}); }
 F z(DimnameList names, IntArray size = {2, 3}) { return zeros(size, TensorOptions().names(std::move(names))); }
 F scalar(int64_t v) { return tensor<float>({static_cast<float>(v)}); }
 
+#if TENET_AUTOGRAD
 F w6() { return F(arange(6.0f).reshape({2, 3}) + 1); }
 /// The gradient of loss(a named ('N', 'C')) for a = arange(6).reshape(2, 3) / 7.
 template <class Loss>
@@ -59,6 +60,7 @@ F named_grad(Loss loss) {
     loss(a.refine_names({"N", "C"})).backward();
     return a.grad();
 }
+#endif
 
 const std::map<std::string, std::function<F()>>& cases() {
     static const std::map<std::string, std::function<F()>> c = {
@@ -202,6 +204,7 @@ const std::map<std::string, std::function<F()>>& cases() {
         {"masked_fill", [] { return F(x().masked_fill(x() > 2, 0.0f)); }},
         {"index_put", [] { return x().index_put_({tensor<int64_t>({0})}, 1.0f); }},
         {"index_mask", [] { return x().index({x() > 1}); }},
+#if TENET_AUTOGRAD
         {"grad_align_to",
          [] {
              F w = ones({2, 3}).requires_grad_();
@@ -209,6 +212,8 @@ const std::map<std::string, std::function<F()>>& cases() {
              F(r.rename(std::nullopt).squeeze(-1) * arange(6.0f).reshape({3, 2})).sum().backward();
              return w.grad();
          }},
+#endif
+#if TENET_AUTOGRAD  // the gradient cases (skipped by the test when built without autograd)
         {"grad_bcast", [] { return named_grad([](const F& n) { return F(n * arange(3.0f).refine_names({"C"})).sum(); }); }},
         {"grad_softmax", [] { return named_grad([](const F& n) { return F(n.softmax("C") * w6().refine_names({"N", "C"})).sum(); }); }},
         {"grad_matmul", [] { return named_grad([](const F& n) { return F(n.matmul(ones({3, 2}))).sum(); }); }},
@@ -216,9 +221,11 @@ const std::map<std::string, std::function<F()>>& cases() {
         {"grad_transpose", [] { return named_grad([](const F& n) { return F(n.transpose("N", "C") * w6().t()).sum(); }); }},
         {"grad_std", [] { return named_grad([](const F& n) { return n.std("C").sum(); }); }},
         {"grad_flatten", [] { return named_grad([](const F& n) { return F(n.flatten({"N", "C"}, "F") * arange(6.0f)).sum(); }); }},
+#endif
         {"size_C", [] { return scalar(x().size("C")); }},
         {"stride_N", [] { return scalar(x().stride("N")); }},
         {"size_missing", [] { return scalar(x().size("H")); }},
+#if TENET_AUTOGRAD
         {"grad_mul",
          [] {
              F a = ones({2, 3}, TensorOptions().names({"N", "C"})).requires_grad_();
@@ -231,6 +238,7 @@ const std::map<std::string, std::function<F()>>& cases() {
              c.sum("C").sum().backward();
              return c.grad();
          }},
+#endif
     };
     return c;
 }
@@ -246,6 +254,7 @@ TEST_CASE("named: PyTorch's names, values and errors (tests/golden/gen_named.py)
     size_t run = 0;
     for (const auto& [id, e] : expected) {
         if (e.kind == "repr") continue;
+        if (!TENET_AUTOGRAD && id.rfind("grad_", 0) == 0) continue;  // gradients: autograd builds only
         INFO("case " << id);
         const auto it = cases().find(id);
         REQUIRE(it != cases().end());
@@ -278,7 +287,7 @@ TEST_CASE("named: PyTorch's names, values and errors (tests/golden/gen_named.py)
         double extra;
         CHECK_FALSE(in >> extra);
     }
-    CHECK(run == cases().size());
+    CHECK(run == cases().size());  // every case of the table has PyTorch's answer
 }
 
 TEST_CASE("named: printing shows names=(...) as PyTorch's repr") {
@@ -292,13 +301,16 @@ TEST_CASE("named: printing shows names=(...) as PyTorch's repr") {
     };
     CHECK(repr(x()) == expected.at("print_named").message);
     CHECK(repr(z({"N", std::nullopt})) == expected.at("print_none").message);
+#if TENET_AUTOGRAD
     CHECK(repr(zeros<double>({2, 3}, TensorOptions().names({"N", std::nullopt})).requires_grad_()) ==
           expected.at("print_double_grad").message);
+#endif
     CHECK(repr(zeros({0, 3}, TensorOptions().names({"N", "C"}))) == expected.at("print_empty").message);
     CHECK(repr(ones({2}, TensorOptions().names({"N"}))) == expected.at("print_1d").message);
     CHECK(repr(x().sum("C")) == expected.at("print_reduced").message);
 }
 
+#if TENET_AUTOGRAD
 TEST_CASE("named: rename and refine_names are aliases, align_to one strided view, as PyTorch records them") {
     const auto expected = load();
     CHECK(ones({2}).requires_grad_().rename({"N"}).grad_fn()->name() == expected.at("grad_fn_rename").message);
@@ -306,6 +318,7 @@ TEST_CASE("named: rename and refine_names are aliases, align_to one strided view
     CHECK(ones({2, 3}).requires_grad_().refine_names({"A", "B"}).align_to({"B", "A"}).grad_fn()->name() ==
           expected.at("grad_fn_align_to").message);
 }
+#endif
 
 TEST_CASE("named: unnamed tensors carry no names, and names are dropped by rename(None)") {
     const F t = u();
