@@ -427,6 +427,11 @@ void run_on_device_of(const Tensor<T>& dst, const E& e) {
 #endif
 }
 
+/// run_assign with names: infers the result's names (nullopt: none, false returned), evaluates,
+/// names the result (below).
+template <class T, class E>
+bool run_assign_named(Tensor<T>& dst, const E& e, AssignMode mode);
+
 /// Evaluates `e` into `dst` (no autograd: evaluate_into, in autograd/record.hpp, records
 /// and then calls this). A fresh result lives on the expression's device; writing into an
 /// existing tensor requires the expression to be on the tensor's device.
