@@ -23,6 +23,7 @@
 #include "tenet/ops/reshape_ops.hpp"
 #include "tenet/ops/forwarded_methods.hpp"
 #include "tenet/ops/closeness.hpp"
+#include "tenet/core/named.hpp"
 #include "tenet/nn/functional.hpp"
 
 #include "tenet/linalg/matmul.hpp"

@@ -177,6 +177,7 @@ TENET_FIXED GradientList AccumulateGrad::apply(const TensorBase& grad) {
         if (!m.grad.defined()) {
             // Kept as is when the engine holds the only reference, else copied.
             m.grad = grad.impl_ptr().use_count() == 1 ? grad : dense_copy(grad);
+            m.grad.impl().names = nullptr;  // a leaf's .grad is unnamed, as in PyTorch (a fresh tensor here)
         } else {
             add_into(m.grad, grad);
             m.grad.impl().storage->bump_version();
@@ -210,6 +211,7 @@ TENET_FIXED GradientList AccumulateGrad::apply_with_graph(const GradientList& gr
         {
             std::lock_guard lock(m.mutex);
             if (m.grad.impl_ptr() != old.impl_ptr()) continue;
+            next.impl().names = nullptr;  // unnamed, as above (a fresh tensor)
             m.grad = std::move(next);
         }
         run_post_accumulate_grad_hooks(m);

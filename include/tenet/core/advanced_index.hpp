@@ -478,6 +478,7 @@ bool put_along_vector(const Tensor<T>& x, const std::vector<TensorIndex>& indice
 template <class T>
 void advanced_index_put(const Tensor<T>& x, std::span<const TensorIndex> indices, const Tensor<T>& values,
                         bool accumulate) {
+    refuse_named(x, "aten::index_put_");
     check_index_device(x, "index_put_");
     check_same_device("index_put_", x.device(), {&values});
     if (autograd::GradMode::is_enabled() && (x.requires_grad() || values.requires_grad()))

@@ -11,6 +11,7 @@
 #include <iterator>
 #include <ostream>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace tenet::inline TENET_ABI {
@@ -28,6 +29,7 @@ public:
     IntArray(std::span<const int64_t> values) { assign_copy(values.data(), values.size()); }
     IntArray(const std::vector<int64_t>& values) { assign_copy(values.data(), values.size()); }
     template <class It>
+        requires(!std::is_convertible_v<It, const char*>)  // {"A", "C"} is a list of names, not a range
     IntArray(It first, It last) {
         reserve(static_cast<size_t>(std::distance(first, last)));
         for (; first != last; ++first) push_back(static_cast<int64_t>(*first));

@@ -23,6 +23,7 @@
 #include "tenet/core/convert.hpp"
 #include "tenet/backend/device/device_backend.hpp"
 #include "tenet/core/hooks.hpp"
+#include "tenet/core/name_inference.hpp"
 #include "tenet/core/nested_list.hpp"
 #include "tenet/backend/host/strided_loop.hpp"
 #include "tenet/core/tensor_impl.hpp"
@@ -364,9 +365,13 @@ public:
 
     // ---- Views (O(1), sharing storage) ----------------------------------------------
     /// A view with a new shape (one size may be -1); throws when the strides forbid it.
-    Tensor view(const IntArray& shape) const { return wrap(detail::view(impl(), shape), "ViewBackward0"); }
+    Tensor view(const IntArray& shape) const {
+        detail::refuse_named(*this, "aten::view");
+        return wrap(detail::view(impl(), shape), "ViewBackward0");
+    }
     /// A view when the strides allow it, else a contiguous copy.
     Tensor reshape(const IntArray& shape) const {
+        detail::refuse_named(*this, "aten::reshape");
         const IntArray sizes = detail::infer_size(shape, numel(), "reshape");
         if (detail::view_strides(impl().sizes(), impl().strides(), sizes)) return view(sizes);
         return contiguous_copy().view(sizes);
@@ -399,19 +404,44 @@ public:
     /// Removes dim `d` if its size is 1; otherwise returns an unchanged view.
     Tensor squeeze(int64_t d) const { return wrap(detail::squeeze(impl(), d), "SqueezeBackward1"); }
     /// Inserts a size-1 dim at `d` (negative counts from the end: -1 appends).
-    Tensor unsqueeze(int64_t d) const { return wrap(detail::unsqueeze(impl(), d), "UnsqueezeBackward0"); }
-    Tensor& squeeze_() { return reshape_in_place(detail::squeeze(impl(), std::nullopt)); }
-    Tensor& squeeze_(int64_t d) { return reshape_in_place(detail::squeeze(impl(), d)); }
-    Tensor& unsqueeze_(int64_t d) { return reshape_in_place(detail::unsqueeze(impl(), d)); }
+    Tensor unsqueeze(int64_t d) const {
+        detail::refuse_named(*this, "aten::unsqueeze");
+        return wrap(detail::unsqueeze(impl(), d), "UnsqueezeBackward0");
+    }
+    /// The in-place shape ops refuse named tensors, as PyTorch's do.
+    Tensor& squeeze_() {
+        detail::refuse_named(*this, "aten::squeeze_");
+        return reshape_in_place(detail::squeeze(impl(), std::nullopt));
+    }
+    Tensor& squeeze_(int64_t d) {
+        detail::refuse_named(*this, "aten::squeeze_");
+        return reshape_in_place(detail::squeeze(impl(), d));
+    }
+    Tensor& unsqueeze_(int64_t d) {
+        detail::refuse_named(*this, "aten::unsqueeze_");
+        return reshape_in_place(detail::unsqueeze(impl(), d));
+    }
+    /// Swaps dims d0 and d1 (and their names).
     Tensor transpose(int64_t d0, int64_t d1) const {
         return wrap(detail::transpose(impl(), d0, d1), "TransposeBackward0");
     }
-    Tensor& transpose_(int64_t d0, int64_t d1) { return reshape_in_place(detail::transpose(impl(), d0, d1)); }
+    Tensor& transpose_(int64_t d0, int64_t d1) {
+        detail::refuse_named(*this, "aten::transpose_");
+        return reshape_in_place(detail::transpose(impl(), d0, d1));
+    }
     /// Transpose of a matrix (<= 2-D).
     Tensor t() const { return wrap(detail::matrix_t(impl()), "TBackward0"); }
-    Tensor& t_() { return reshape_in_place(detail::matrix_t(impl())); }
-    Tensor permute(const IntArray& dims) const { return wrap(detail::permute(impl(), dims), "PermuteBackward0"); }
+    Tensor& t_() {
+        detail::refuse_named(*this, "aten::t_");
+        return reshape_in_place(detail::matrix_t(impl()));
+    }
+    /// Reorders the dims (not for named tensors, as in PyTorch: align_to reorders by name).
+    Tensor permute(const IntArray& dims) const {
+        detail::refuse_named(*this, "aten::permute");
+        return wrap(detail::permute(impl(), dims), "PermuteBackward0");
+    }
     /// Broadcasts size-1 dims (and new leading dims) to `sizes` without copying; -1 keeps a size.
+    /// New leading dims of a named tensor are unnamed, as in PyTorch.
     Tensor expand(const IntArray& sizes) const { return wrap(detail::expand(impl(), sizes), "ExpandBackward0"); }
     template <class U>
     Tensor expand_as(const Tensor<U>& other) const {
@@ -432,13 +462,16 @@ public:
     /// LibTorch's indexing: `t.index({Slice(1, None), 2, None, Ellipsis})` is a view; with index
     /// tensors (`t.index({mask})`, `t.index({Slice(), idx})`) PyTorch's advanced indexing, a copy
     /// whose assignment `t.index({mask}) = v` writes into t (core/advanced_index.hpp).
+    /// A named tensor keeps the names of sliced dims (an index tensor, None or a bool: refused, as PyTorch).
     Tensor index(std::initializer_list<TensorIndex> indices) const {
-        if (detail::has_index_tensors(indices))
-            return detail::advanced_index(*this, std::span<const TensorIndex>(indices.begin(), indices.size()));
+        const std::span<const TensorIndex> list(indices.begin(), indices.size());
+        if (detail::has_index_tensors(indices)) {
+            detail::refuse_named(*this, "aten::index.Tensor");
+            return detail::advanced_index(*this, list);
+        }
         bool selects = false;
         for (const TensorIndex& ix : indices) selects = selects || ix.kind() == TensorIndex::Kind::Integer;
-        return wrap(detail::index(impl(), std::span<const TensorIndex>(indices.begin(), indices.size())),
-                    selects ? "SelectBackward0" : "SliceBackward0");
+        return wrap(detail::index(impl(), list), selects ? "SelectBackward0" : "SliceBackward0");
     }
     /// LibTorch's index_put_: writes a tensor, expression or number (broadcast) into the indexed
     /// elements; `accumulate` adds instead (duplicate indices add up).
@@ -462,6 +495,7 @@ public:
     /// A copy with fresh storage; keeps the memory order of a dense layout (PyTorch's preserve_format).
     Tensor clone() const {
         Tensor out(detail::make_dense_impl(sizes(), detail::dense_strides_like(sizes(), strides()), dtype(), device()));
+        detail::copy_names(*this, out);
         out.copy_data_(*this);
         detail::record_copy(*this, out);
         return out;
@@ -474,6 +508,7 @@ public:
         } else {
             Tensor<U> out(
                 detail::make_dense_impl(sizes(), detail::dense_strides_like(sizes(), strides()), dtype_of<U>, device()));
+            detail::copy_names(*this, out);
             out.copy_data_(*this);
             detail::record_copy(*this, out);
             return out;
@@ -492,6 +527,7 @@ public:
         if (is_meta()) detail::fail_meta_data_access(*this, "to");
         Tensor<U> out(detail::make_dense_impl(sizes(), detail::dense_strides_like(sizes(), strides()), dtype_of<U>,
                                               target));
+        detail::copy_names(*this, out);
         out.copy_data_(*this);
         detail::record_copy(*this, out);
         return out;
@@ -517,8 +553,11 @@ public:
     /// may not share only some elements (`a[2::2].copy_(a[0:3:2])`): that is an error
     /// ("some elements of the input tensor and the written-to tensor refer to a single
     /// memory location"), decided exactly (detail::check_no_partial_overlap).
+    /// Names unify as for `dst + src`: this tensor takes them (a mismatch throws first).
     template <class U>
     Tensor& copy_(const Tensor<U>& src) {
+        if (has_names() || src.has_names()) [[unlikely]]
+            return copy_named_(src);
         copy_data_(src);
         detail::record_copy_into(*this, src);
         return *this;
@@ -659,7 +698,7 @@ public:
     void backward(const Tensor& gradient = Tensor(), std::optional<bool> retain_graph = std::nullopt,
                   bool create_graph = false) const;
     /// The same data without history (shares storage; requires_grad false).
-    Tensor detach() const { return Tensor(detail::make_view(impl(), sizes(), strides(), storage_offset())); }
+    Tensor detach() const { return same_names(Tensor(detail::make_view(impl(), sizes(), strides(), storage_offset()))); }
 
     // ---- Linear algebra: declared here, defined in linalg/matmul.hpp and linalg/products.hpp
     // (section owned by linalg/)
@@ -704,6 +743,33 @@ public:
     Tensor fliplr() const;
     Tensor flipud() const;
 
+    // ---- Named tensors: declared here, defined in core/named.hpp (PyTorch's named tensor API) ----
+    /// Names unnamed dims and checks named ones ("..." covers the dims it stands for).
+    Tensor refine_names(const DimnameList& names) const;
+    /// A view with these names ("..." keeps the names of the dims it covers); rename(std::nullopt) drops them.
+    Tensor rename(const DimnameList& names) const;
+    Tensor rename(std::nullopt_t) const;
+    /// Python's rename(N='M'): renames the dims named by the pairs' first names.
+    Tensor rename_map(const std::vector<std::pair<Dimname, Dimname>>& mapping) const;
+    /// The in-place forms: this tensor's own names change.
+    Tensor& rename_(const DimnameList& names);
+    Tensor& rename_(std::nullopt_t);
+    /// A view with the dims permuted to the order of `names` ("..." stands for the dims not
+    /// listed, in their order); a name the tensor lacks becomes a new size-1 dim of that name.
+    /// Every dim of the tensor must be named.
+    Tensor align_to(const DimnameList& names) const;
+    /// align_to(other.names()).
+    template <class U>
+    Tensor align_as(const Tensor<U>& other) const;
+    /// transpose, select and squeeze of the dims named so.
+    Tensor transpose(const Dimname& d0, const Dimname& d1) const;
+    Tensor select(const Dimname& dim, int64_t index) const;
+    Tensor squeeze(const Dimname& dim) const;
+    /// Merges the consecutive dims `dims` into one dim named `out_dim`.
+    Tensor flatten(const DimnameList& dims, const Dimname& out_dim) const;
+    /// Splits the dim `dim` into dims of `sizes` (one may be -1) named `names`.
+    Tensor unflatten(const Dimname& dim, const IntArray& sizes, const DimnameList& names) const;
+
 private:
     /// The write-back of an advanced index's result (this tensor itself, not a view of it), or null.
     const detail::WriteBack* write_back() const {
@@ -740,6 +806,7 @@ private:
     }
     Tensor contiguous_copy() const {
         Tensor out(detail::make_contiguous_impl(sizes(), dtype(), device()));
+        detail::copy_names(*this, out);
         out.copy_data_(*this);
         detail::record_copy(*this, out);
         return out;
@@ -748,6 +815,29 @@ private:
     Tensor& reshape_in_place(TensorImplPtr p) {
         impl().set_geometry(p->sizes(), p->strides());
         impl().offset = p->offset;
+        return *this;
+    }
+    // Names of views (core/name_inference.hpp): each is a no-op for an unnamed tensor.
+    /// v with this tensor's names (the same dims).
+    Tensor same_names(Tensor v) const {
+        detail::copy_names(*this, v);
+        return v;
+    }
+    /// A view of geometry p named `names`, recorded under `backward_name` (core/named.hpp:
+    /// rename's AliasBackward0, align_to's AsStridedBackward0).
+    Tensor named_view(TensorImplPtr p, const DimnameList& names, const char* backward_name) const;
+    /// This tensor's alias named `names` (rename and refine_names: PyTorch's AliasBackward0).
+    Tensor alias_named(const DimnameList& names) const {
+        return named_view(detail::make_view(impl(), sizes(), strides(), storage_offset()), names, "AliasBackward0");
+    }
+
+    /// copy_ of a named tensor or from one (out of line): names unify, checked before the copy.
+    template <class U>
+    [[gnu::noinline]] Tensor& copy_named_(const Tensor<U>& src) {
+        const DimnameList n = detail::unify_from_right(names(), src.names());
+        copy_data_(src);
+        detail::record_copy_into(*this, src);
+        detail::set_names(impl(), n);
         return *this;
     }
 };

@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "tenet/core/allocator.hpp"
+#include "tenet/core/dimname.hpp"
 #include "tenet/core/dtype.hpp"
 #include "tenet/core/geometry.hpp"
 #include "tenet/core/indexing.hpp"
@@ -41,6 +42,9 @@ public:
     /// requires_grad, grad, grad_fn: created by the autograd layer on first use. Views get
     /// their own (a view of a tensor that requires grad is recorded as a ViewBackward).
     std::shared_ptr<autograd::AutogradMeta> autograd;
+    /// The dims' names (core/named.hpp): null for an unnamed tensor, so names cost one pointer
+    /// and no allocation when unused. Set through detail::set_names (never all None).
+    detail::DimnamesPtr names;
 
     const IntArray& sizes() const { return sizes_; }
     const IntArray& strides() const { return strides_; }
@@ -167,6 +171,16 @@ public:
     /// False: a dense tensor (PyTorch's is_sparse; SparseTensor<T>::is_sparse() is true).
     bool is_sparse() const { return false; }
 
+    /// Whether any dim is named (core/named.hpp).
+    bool has_names() const { return impl().names != nullptr; }
+    /// The dims' names, one per dim (all None for an unnamed tensor), as PyTorch's t.names.
+    DimnameList names() const {
+        return impl().names ? *impl().names : DimnameList(static_cast<size_t>(dim()));
+    }
+    /// Size and stride of the dim called `name` (index_error when there is none).
+    int64_t size(const Dimname& name) const { return sizes()[detail::dim_of(names(), name)]; }
+    int64_t stride(const Dimname& name) const { return strides()[detail::dim_of(names(), name)]; }
+
     /// Whether both handles share one storage (PyTorch's is_alias_of).
     bool is_alias_of(const TensorBase& other) const { return impl().storage == other.impl().storage; }
     /// Whether both handles are the same tensor.
@@ -200,6 +214,17 @@ protected:
 namespace detail {
 
 // ---- View geometry: each returns a new TensorImpl sharing the storage. -------------
+// A named base's view is named by the functions below (core/name_inference.hpp), called only
+// when the base has names; view, permute and unsqueeze leave names to Tensor's methods,
+// which refuse named tensors as PyTorch does.
+
+/// view's names: base's (narrow, slice, expand: `leading` new unnamed dims first), without dim
+/// `erased` (select), or with d0 and d1 swapped (transpose).
+TENET_FIXED void name_view_like(const TensorImpl& base, TensorImpl& view, int64_t leading = 0);
+TENET_FIXED void name_selected(const TensorImpl& base, TensorImpl& view, int64_t erased);
+TENET_FIXED void name_transposed(const TensorImpl& base, TensorImpl& view, int64_t d0, int64_t d1);
+TENET_FIXED void name_squeezed(const TensorImpl& base, TensorImpl& view, std::optional<int64_t> dim);
+TENET_FIXED void name_indexed(const TensorImpl& base, TensorImpl& view, std::span<const TensorIndex> indices);
 
 TENET_FIXED TensorImplPtr view(const TensorImpl& t, const IntArray& shape);
 
@@ -208,14 +233,21 @@ TENET_FIXED TensorImplPtr transpose(const TensorImpl& t, int64_t d0, int64_t d1)
 inline TensorImplPtr matrix_t(const TensorImpl& t) {
     const auto n = static_cast<int64_t>(t.sizes().size());
     if (n > 2) fail<shape_error>("t: expects a tensor with <= 2 dimensions, but self is ", n, "D (sizes ", t.sizes(), ")");
-    return n < 2 ? make_view(t, t.sizes(), t.strides(), t.offset) : transpose(t, 0, 1);
+    if (n == 2) return transpose(t, 0, 1);
+    TensorImplPtr v = make_view(t, t.sizes(), t.strides(), t.offset);
+    if (t.names) [[unlikely]]
+        name_view_like(t, *v);
+    return v;
 }
 
 TENET_FIXED TensorImplPtr permute(const TensorImpl& t, const IntArray& dims);
 
 inline TensorImplPtr expand(const TensorImpl& t, const IntArray& target) {
     auto [sizes, strides] = expand_geometry(t.sizes(), t.strides(), target, "expand");
-    return make_view(t, std::move(sizes), std::move(strides), t.offset);
+    TensorImplPtr v = make_view(t, std::move(sizes), std::move(strides), t.offset);
+    if (t.names) [[unlikely]]
+        name_view_like(t, *v, static_cast<int64_t>(v->sizes().size() - t.sizes().size()));
+    return v;
 }
 
 TENET_FIXED TensorImplPtr narrow(const TensorImpl& t, int64_t dim, int64_t start, int64_t length);
@@ -300,7 +332,10 @@ TENET_FIXED TensorImplPtr transpose(const TensorImpl& t, int64_t d0, int64_t d1)
         std::swap(sizes[d0], sizes[d1]);
         std::swap(strides[d0], strides[d1]);
     }
-    return make_view(t, std::move(sizes), std::move(strides), t.offset);
+    TensorImplPtr v = make_view(t, std::move(sizes), std::move(strides), t.offset);
+    if (t.names) [[unlikely]]
+        name_transposed(t, *v, d0, d1);
+    return v;
 }
 
 TENET_FIXED TensorImplPtr permute(const TensorImpl& t, const IntArray& dims) {
@@ -332,7 +367,10 @@ TENET_FIXED TensorImplPtr narrow(const TensorImpl& t, int64_t dim, int64_t start
                           ") of dimension ", dim);
     IntArray sizes = t.sizes();
     sizes[dim] = length;
-    return make_view(t, std::move(sizes), t.strides(), t.offset + start * t.strides()[dim]);
+    TensorImplPtr v = make_view(t, std::move(sizes), t.strides(), t.offset + start * t.strides()[dim]);
+    if (t.names) [[unlikely]]
+        name_view_like(t, *v);
+    return v;
 }
 
 TENET_FIXED TensorImplPtr select(const TensorImpl& t, int64_t dim, int64_t index) {
@@ -343,7 +381,10 @@ TENET_FIXED TensorImplPtr select(const TensorImpl& t, int64_t dim, int64_t index
     const int64_t offset = t.offset + index * strides[dim];
     sizes.erase(static_cast<size_t>(dim));
     strides.erase(static_cast<size_t>(dim));
-    return make_view(t, std::move(sizes), std::move(strides), offset);
+    TensorImplPtr v = make_view(t, std::move(sizes), std::move(strides), offset);
+    if (t.names) [[unlikely]]
+        name_selected(t, *v, dim);
+    return v;
 }
 
 TENET_FIXED void slice_geometry(IntArray& sizes, IntArray& strides, int64_t& offset, int64_t dim, const Slice& s) {
@@ -366,7 +407,10 @@ TENET_FIXED TensorImplPtr slice(const TensorImpl& t, int64_t dim, const Slice& s
     IntArray sizes = t.sizes(), strides = t.strides();
     int64_t offset = t.offset;
     slice_geometry(sizes, strides, offset, dim, s);
-    return make_view(t, std::move(sizes), std::move(strides), offset);
+    TensorImplPtr v = make_view(t, std::move(sizes), std::move(strides), offset);
+    if (t.names) [[unlikely]]
+        name_view_like(t, *v);
+    return v;
 }
 
 TENET_FIXED TensorImplPtr unsqueeze(const TensorImpl& t, int64_t dim) {
@@ -387,7 +431,10 @@ TENET_FIXED TensorImplPtr squeeze(const TensorImpl& t, std::optional<int64_t> di
         sizes.push_back(t.sizes()[i]);
         strides.push_back(t.strides()[i]);
     }
-    return make_view(t, std::move(sizes), std::move(strides), t.offset);
+    TensorImplPtr v = make_view(t, std::move(sizes), std::move(strides), t.offset);
+    if (t.names) [[unlikely]]
+        name_squeezed(t, *v, dim);
+    return v;
 }
 
 TENET_FIXED TensorImplPtr index(const TensorImpl& t, std::span<const TensorIndex> indices) {
@@ -438,9 +485,14 @@ TENET_FIXED TensorImplPtr index(const TensorImpl& t, std::span<const TensorIndex
                 fail<index_error>("index: an index tensor in a basic index list");
         }
     }
-    return make_view(t, std::move(sizes), std::move(strides), offset);
+    TensorImplPtr v = make_view(t, std::move(sizes), std::move(strides), offset);
+    if (t.names) [[unlikely]]
+        name_indexed(t, *v, indices);
+    return v;
 }
 #endif  // TENET_HEADER_DEFINITIONS
 
 }  // namespace detail
 }  // namespace tenet
+
+#include "tenet/core/name_inference.hpp"  // the definitions of the view-naming functions above

@@ -4,7 +4,10 @@
 // (`zeros({2, 3}, kFloat64)`) or a template argument (`zeros<double>({2, 3})`).
 
 #include "tenet/config.hpp"
+#include <memory>
+
 #include "tenet/core/device.hpp"
+#include "tenet/core/dimname.hpp"
 
 namespace tenet::inline TENET_ABI {
 
@@ -22,8 +25,19 @@ public:
     }
     Device device() const { return device_; }
 
+    /// PyTorch's names=: the created tensor's dim names (`TensorOptions().names({"N", "C"})`,
+    /// std::nullopt for an unnamed dim); checked by the creation function.
+    TensorOptions names(DimnameList n) const {
+        TensorOptions o = *this;
+        o.names_ = std::make_shared<const DimnameList>(std::move(n));
+        return o;
+    }
+    /// The names given, or null (most options name nothing: one pointer to copy).
+    const DimnameList* names() const { return names_.get(); }
+
 private:
     Device device_ = Device(DeviceType::CPU);
+    std::shared_ptr<const DimnameList> names_;
 };
 
 /// `tenet::device("cpu")` builds options, as `torch::device(...)` does.

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string_view>
 
+#include "tenet/core/dimname.hpp"
 #include "tenet/core/int_array.hpp"
 
 namespace tenet::inline TENET_ABI {
@@ -114,6 +115,28 @@ public:
     auto log_softmax(int64_t dim) const;
     auto cumsum(int64_t dim) const;
     auto cumprod(int64_t dim) const;
+    // ---- By name (named tensors: core/named.hpp): the dim called `dim` (index_error if none).
+    // PyTorch's named forms; its other reductions (amax, all, nansum, ...) take int dims only.
+    auto sum(const Dimname& dim, bool keepdim = false) const;
+    auto sum(const DimnameList& dims, bool keepdim = false) const;
+    auto mean(const Dimname& dim, bool keepdim = false) const;
+    auto mean(const DimnameList& dims, bool keepdim = false) const;
+    auto prod(const Dimname& dim, bool keepdim = false) const;
+    auto logsumexp(const Dimname& dim, bool keepdim = false) const;
+    auto logsumexp(const DimnameList& dims, bool keepdim = false) const;
+    /// std and var by name (a const char* overload too, which a literal would otherwise take as `unbiased`).
+    auto std(const Dimname& dim, int64_t correction = 1, bool keepdim = false) const;
+    auto std(const char* dim, int64_t correction = 1, bool keepdim = false) const;
+    auto std(const DimnameList& dims, int64_t correction = 1, bool keepdim = false) const;
+    auto var(const Dimname& dim, int64_t correction = 1, bool keepdim = false) const;
+    auto var(const char* dim, int64_t correction = 1, bool keepdim = false) const;
+    auto var(const DimnameList& dims, int64_t correction = 1, bool keepdim = false) const;
+    auto max(const Dimname& dim, bool keepdim = false) const;
+    auto min(const Dimname& dim, bool keepdim = false) const;
+    auto softmax(const Dimname& dim) const;
+    auto log_softmax(const Dimname& dim) const;
+    auto cumsum(const Dimname& dim) const;
+    auto cumprod(const Dimname& dim) const;
     /// Sorting, order statistics, scans and counting: `x.sort(1, true)` is tenet::sort(x, 1, true)
     /// (an expression is evaluated first), with the free function's arguments and defaults.
     /// The list is TENET_FORWARDED_METHODS; their definitions are in ops/forwarded_methods.hpp.

@@ -95,6 +95,7 @@ struct Values {
     std::string autograd;        // "grad_fn=<MulBackward0>" or "requires_grad=True" (or empty)
     std::string device;          // "cuda:0" for a device tensor, empty on the host
     bool meta = false;           // a meta tensor: no values, printed as `tensor(..., device='meta', size=(...))`
+    std::string names;           // "names=('N', None)" for a named tensor (or empty)
 };
 
 /// Whether a dim of size n is cut to its edge items (PyTorch: `size > 2 * edgeitems`).
@@ -401,6 +402,7 @@ TENET_FIXED std::string format(const Values& v) {
         text += body(v, indent);
     }
     if (!v.autograd.empty()) suffixes.push_back(v.autograd);
+    if (!v.names.empty()) suffixes.push_back(v.names);
     return add_suffixes(std::move(text), suffixes, indent, v.opts.linewidth);
 }
 #endif  // TENET_HEADER_DEFINITIONS
@@ -505,6 +507,7 @@ Values values_of(const Tensor<T>& tensor) {
     v.opts = load_settings();
     v.summarize = static_cast<double>(tensor.numel()) > v.opts.threshold;
     v.autograd = autograd_repr(tensor);
+    if (tensor.has_names()) v.names = "names=" + names_tuple_repr(tensor.names());
     if (!tensor.is_cpu()) v.device = tensor.device().str();
     v.meta = tensor.is_meta();
     if (v.meta) return v;  // nothing to read

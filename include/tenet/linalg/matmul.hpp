@@ -311,6 +311,12 @@ auto binary_product(const X& x, const Y& y, const char* op, F&& f) {
     if constexpr (std::is_same_v<A, B> && is_gemm_element<A>) {
         const Tensor<A> a = materialize_anywhere(x, op), b = materialize_anywhere(y, op);
         expr::common_device(a.device(), b.device(), op);
+        if (a.has_names() || b.has_names()) {  // the product of the unnamed operands, named (core/name_inference.hpp)
+            const DimnameList names = matmul_names(a.names(), b.names());
+            auto r = f(drop_names(a), drop_names(b));
+            set_names(r.impl(), names);
+            return r;
+        }
         return f(a, b);
     } else {
         return Tensor<A>();  // unreachable: the checks above threw

@@ -383,6 +383,7 @@ auto diag(const X& x, int64_t diagonal = 0) {
 template <expr::TensorOperand X>
 auto tril(const X& x, int64_t diagonal = 0) {
     const auto t = detail::materialize(x, "tril");
+    detail::refuse_named(t, "aten::tril");
     auto r = detail::untracked([&] { return detail::triangle_impl<true>(t, diagonal, "tril"); });
     detail::record_triangle<true>(t, r, diagonal);
     return r;
@@ -391,6 +392,7 @@ auto tril(const X& x, int64_t diagonal = 0) {
 template <expr::TensorOperand X>
 auto triu(const X& x, int64_t diagonal = 0) {
     const auto t = detail::materialize(x, "triu");
+    detail::refuse_named(t, "aten::triu");
     auto r = detail::untracked([&] { return detail::triangle_impl<false>(t, diagonal, "triu"); });
     detail::record_triangle<false>(t, r, diagonal);
     return r;

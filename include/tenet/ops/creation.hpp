@@ -18,16 +18,23 @@
 namespace tenet::inline TENET_ABI {
 
 namespace detail {
+/// `t` with the names of options.names() (PyTorch's names=); t itself when they name nothing.
+template <class T>
+Tensor<T> named_as(Tensor<T> t, const TensorOptions& options) {
+    if (options.names()) set_names(t.impl(), *options.names());
+    return t;
+}
 /// `t`, built on the host, on options' device: creation functions whose values are computed
 /// element by element on the host (literals) move them once, as torch.tensor does. The ranges
-/// answer the meta device before computing anything.
+/// answer the meta device before computing anything. Names it as options say (names=), if they
+/// name anything.
 template <class T>
 Tensor<T> on_device(Tensor<T> t, TensorOptions options) {
-    if (options.device().is_cpu()) return t;
-    if (options.device().is_meta()) return meta_result<T>(t.sizes());
+    if (options.device().is_cpu()) return named_as(std::move(t), options);
+    if (options.device().is_meta()) return named_as(meta_result<T>(t.sizes()), options);
     Tensor<T> out(make_contiguous_impl(t.sizes(), dtype_of<T>, options.device()));
     out.copy_data_(t);
-    return out;
+    return named_as(std::move(out), options);
 }
 }  // namespace detail
 
@@ -37,7 +44,7 @@ Tensor<T> on_device(Tensor<T> t, TensorOptions options) {
 template <class T = float>
 Tensor<T> empty(const IntArray& sizes, TensorOptions options = {}) {
     detail::check_device_supported(options.device(), "empty");
-    return Tensor<T>(detail::make_contiguous_impl(sizes, dtype_of<T>, options.device()));
+    return detail::named_as(Tensor<T>(detail::make_contiguous_impl(sizes, dtype_of<T>, options.device())), options);
 }
 template <class T>
 Tensor<T> empty(const IntArray& sizes, dtype_t<T>, TensorOptions options = {}) {
@@ -54,7 +61,7 @@ Tensor<T> empty_strided(const IntArray& sizes, const IntArray& strides, TensorOp
         if (sizes[i] < 0 || strides[i] < 0)
             detail::fail<shape_error>("empty_strided: sizes ", sizes, " and strides ", strides,
                                       " must be non-negative");
-    return Tensor<T>(detail::make_dense_impl(sizes, strides, dtype_of<T>, options.device()));
+    return detail::named_as(Tensor<T>(detail::make_dense_impl(sizes, strides, dtype_of<T>, options.device())), options);
 }
 
 /// A tensor filled with `value`; unless T is given, the element type is inferred from
@@ -93,7 +100,7 @@ template <class T = float>
 Tensor<T> eye(int64_t n, int64_t m, TensorOptions options = {}) {
     if (n < 0 || m < 0) detail::fail<shape_error>("eye: n and m must be non-negative, got n = ", n, ", m = ", m);
     detail::check_device_supported(options.device(), "eye");
-    if (options.device().is_meta()) return detail::meta_result<T>({n, m});
+    if (options.device().is_meta()) return detail::named_as(detail::meta_result<T>({n, m}), options);
     Tensor<T> t = zeros<T>({n, m});
     for (int64_t i = 0; i < std::min(n, m); ++i) t(i, i) = convert<T>(1);
     return detail::on_device(t, options);
@@ -118,8 +125,10 @@ template <class T = void, class U>
 auto empty_like(const Tensor<U>& t, TensorOptions options) {
     using R = std::conditional_t<std::is_void_v<T>, U, T>;
     detail::check_device_supported(options.device(), "empty_like");
-    return Tensor<R>(detail::make_dense_impl(t.sizes(), detail::dense_strides_like(t.sizes(), t.strides()),
-                                             dtype_of<R>, options.device()));
+    Tensor<R> out(detail::make_dense_impl(t.sizes(), detail::dense_strides_like(t.sizes(), t.strides()),
+                                          dtype_of<R>, options.device()));
+    if (t.has_names() && !options.names()) detail::set_names(out.impl(), t.names());  // PyTorch keeps t's names
+    return detail::named_as(std::move(out), options);
 }
 template <class T = void, class U>
 auto empty_like(const Tensor<U>& t) {
@@ -178,7 +187,7 @@ Tensor<T> arange_impl(double start, double end, double step, TensorOptions optio
     if (count > static_cast<double>(std::numeric_limits<int64_t>::max() / 2))
         fail<value_error>("arange: the range ", start, " -> ", end, " with step ", step, " is too large");
     check_device_supported(options.device(), "arange");
-    if (options.device().is_meta()) return meta_result<T>({static_cast<int64_t>(count)});
+    if (options.device().is_meta()) return named_as(meta_result<T>({static_cast<int64_t>(count)}), options);
     Tensor<T> t = empty<T>({static_cast<int64_t>(count)});
     T* p = t.data_ptr();
     for (int64_t i = 0; i < t.numel(); ++i) {
@@ -227,7 +236,7 @@ template <class T = float>
 Tensor<T> linspace(double start, double end, int64_t steps, TensorOptions options = {}) {
     if (steps < 0) detail::fail<value_error>("linspace: number of steps must be non-negative, got ", steps);
     detail::check_device_supported(options.device(), "linspace");
-    if (options.device().is_meta()) return detail::meta_result<T>({steps});
+    if (options.device().is_meta()) return detail::named_as(detail::meta_result<T>({steps}), options);
     Tensor<T> t = empty<T>({steps});
     T* p = t.data_ptr();
     if (steps == 1) p[0] = convert<T>(start);
@@ -255,7 +264,7 @@ Tensor<T> linspace(double start, double end, int64_t steps, dtype_t<T>, TensorOp
 template <class T = float>
 Tensor<T> logspace(double start, double end, int64_t steps, double base = 10.0, TensorOptions options = {}) {
     detail::check_device_supported(options.device(), "logspace");
-    if (options.device().is_meta()) return detail::meta_result<T>({steps});
+    if (options.device().is_meta()) return detail::named_as(detail::meta_result<T>({steps}), options);
     Tensor<double> exponents = linspace<double>(start, end, steps);
     Tensor<T> t = empty<T>({steps});
     for (int64_t i = 0; i < steps; ++i) t.data_ptr()[i] = convert<T>(std::pow(base, exponents.data_ptr()[i]));

@@ -42,6 +42,7 @@ inline std::vector<bool> flip_mask(const IntArray& dims, int64_t ndim, const cha
 /// count from the end), in a new tensor.
 template <class T>
 Tensor<T> flip(const Tensor<T>& input, const IntArray& dims) {
+    detail::refuse_named(input, "aten::flip");
     const std::vector<bool> flipped = detail::flip_mask(dims, input.dim(), "flip");
     const IntArray& sizes = input.sizes();
     Tensor<T> out(detail::make_dense_impl(sizes, detail::dense_strides_like(sizes, input.strides()), dtype_of<T>,

@@ -723,6 +723,7 @@ IndexMap scatter_map(const char* op, const Tensor<T>& self, int64_t& dim, const 
 template <class T>
 Tensor<T> index_select(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index) {
     const char* op = "index_select";
+    detail::refuse_named(x, "aten::index_select");
     detail::check_operands(op, x, index);
     dim = detail::index_dim(x, dim, op);
     detail::check_vector_index(op, index);
@@ -747,6 +748,7 @@ Tensor<T> index_select(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& i
 template <class T>
 Tensor<T> gather(const Tensor<T>& x, int64_t dim, const Tensor<int64_t>& index) {
     const char* op = "gather";
+    detail::refuse_named(x, "aten::gather");
     detail::check_operands(op, x, index);
     dim = detail::index_dim(x, dim, op);
     detail::check_along_shapes(op, x.sizes(), dim, index.sizes(), nullptr);

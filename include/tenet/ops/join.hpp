@@ -191,6 +191,7 @@ template <class L>
 std::pair<Tensor<joined_t<L>>, JoinPlan> join_values(const L& list, int64_t dim, bool stacked, const char* op) {
     using R = joined_t<L>;
     const std::vector<TensorBase> handles = handles_of(list);
+    const std::optional<DimnameList> names = joined_names(handles, stacked);  // core/name_inference.hpp
     JoinPlan plan;
     if (stacked) {
         // stack is cat along a new size-1 dim of every input (views: nothing is copied here).
@@ -206,6 +207,7 @@ std::pair<Tensor<joined_t<L>>, JoinPlan> join_values(const L& list, int64_t dim,
     for_each_tensor(list, [&](const auto& t, size_t i) {
         if (t.numel() > 0) Tensor<R>(join_slot(result.impl(), plan, i)).copy_data_(t);
     });
+    if (names && names->size() == plan.sizes.size()) set_names(result.impl(), *names);
     return {result, plan};
 }
 

@@ -248,6 +248,7 @@ Tensor<T>& masked_scatter_(Tensor<T>& x, const Tensor<bool>& mask, const Tensor<
 /// torch.nonzero: the indices of the nonzero elements, [n, ndim] int64 in row-major order.
 template <class T>
 Tensor<int64_t> nonzero(const Tensor<T>& x) {
+    detail::refuse_named(x, "aten::nonzero");
     const int64_t nd = x.dim();
     if (!x.is_cpu()) {
 #if TENET_DEVICE_EVALUATOR

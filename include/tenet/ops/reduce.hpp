@@ -124,6 +124,42 @@ decltype(auto) with_node(const X& x, const char*, F&& f) {
 template <class X>
 using input_t = typename expr::node_t<X>::value_type;
 
+/// The names of x (a tensor, or an expression: its leaves' names unified), or nullopt when
+/// nothing in it is named (core/name_inference.hpp).
+template <class X>
+std::optional<DimnameList> operand_names(const X& x) {
+    if constexpr (TensorExpression<X>) return broadcast_names(expr::leaf_tensors(x));
+    else if (const DimnameList* n = names_ptr(x)) return *n;
+    else return std::nullopt;
+}
+/// Whether x (a tensor or an expression's leaves) has names: a flag test until any tensor does.
+template <class X>
+bool operand_named(const X& x) {
+    if (!names_in_use.load(std::memory_order_relaxed)) [[likely]]
+        return false;
+    if constexpr (TensorExpression<X>) {
+        for (const TensorBase* t : expr::leaf_tensors(x))
+            if (t->impl_ptr()->names) return true;
+        return false;
+    } else {
+        return x.impl_ptr()->names != nullptr;
+    }
+}
+/// A reduction's result named after x's names less the reduced dims (PyTorch's name inference).
+template <class O, class X>
+[[gnu::noinline, gnu::cold]] void name_reduced_slow(Tensor<O>& result, const X& x, const std::optional<IntArray>& dims,
+                                                    bool keepdim) {
+    const std::optional<DimnameList> names = operand_names(x);
+    if (std::optional<DimnameList> out = reduced_names(&*names, dims.value_or(IntArray{}), keepdim))
+        set_names(result.impl(), *out);
+}
+template <class O, class X>
+Tensor<O> name_reduced(Tensor<O> result, const X& x, const std::optional<IntArray>& dims, bool keepdim) {
+    if (operand_named(x)) [[unlikely]]
+        name_reduced_slow(result, x, dims, keepdim);
+    return result;
+}
+
 /// A reduction with a value result: Op<V> is the reducer.
 template <class R, class E>
 auto reduce_values(const E& e, const R& r, const ReducePlan& p, const char* op) {
@@ -167,6 +203,7 @@ auto reduce_arg(const E& e, const ReducePlan& p, const char* op) {
 
 template <bool IsMax, class X>
 Tensor<int64_t> arg_extremum(const X& x, std::optional<int64_t> dim, bool keepdim, const char* op) {
+    if (operand_named(x)) fail_named_unsupported(std::string("aten::") + op);
     return with_node(x, op, [&](const auto& e) {
         std::optional<IntArray> dims;
         if (dim) dims = IntArray{*dim};
@@ -206,6 +243,8 @@ auto values_indices(const X& x, int64_t dim, bool keepdim, const char* op) {
         result.values = on_device_of(e, std::move(result.values));
         result.indices = on_device_of(e, std::move(result.indices));
         record_index_reduction(e, result.values, result.indices, dim, keepdim, IsMax ? "MaxBackward0" : "MinBackward0");
+        result.values = name_reduced(std::move(result.values), x, IntArray{dim}, keepdim);
+        result.indices = name_reduced(std::move(result.indices), x, IntArray{dim}, keepdim);
         return result;
     });
 }
@@ -233,6 +272,7 @@ auto norm_values(const E& e, double p, const ReducePlan& plan, const char* op, b
 template <class X>
 auto norm_impl(const X& x, double p, const std::optional<IntArray>& dims, bool keepdim, bool vector_norm) {
     const char* op = vector_norm ? "linalg.vector_norm" : "norm";
+    if (operand_named(x)) fail_named_unsupported(std::string("aten::") + op);
     using V = input_t<X>;
     if constexpr (!FloatingElement<V>) {
         if (vector_norm)
@@ -298,6 +338,12 @@ auto reduce_row(const X& x, const std::optional<IntArray>& dims, bool keepdim, d
     using V = input_t<X>;
     using R = typename Row::template reducer<V>;
     using O = typename R::out_t;
+    // PyTorch infers names for sum, mean, prod, var, std, logsumexp, and any()/all() of everything.
+    if constexpr (K == ReduceKind::amax || K == ReduceKind::amin || K == ReduceKind::nansum ||
+                  K == ReduceKind::nanmean || K == ReduceKind::any || K == ReduceKind::all) {
+        if ((dims || (K != ReduceKind::any && K != ReduceKind::all)) && operand_named(x))
+            fail_named_unsupported(std::string("aten::") + Row::name);
+    }
     if constexpr (is_complex_v<V> && K != ReduceKind::sum && K != ReduceKind::mean && K != ReduceKind::prod) {
         // sum, mean and prod are tenet's complex reductions so far; never instantiated on complex.
         fail<dtype_error>(Row::name, "(): complex dtypes are not supported (got ", dtype_of<V>, ")");
@@ -324,6 +370,8 @@ auto reduce_row(const X& x, const std::optional<IntArray>& dims, bool keepdim, d
                 record_reduction(e, result, plan, K == ReduceKind::mean);
             else
                 record_value_reduction<K>(e, result, plan, correction, plan.all ? Row::backward_all : Row::backward_dims);
+            if (operand_named(x)) [[unlikely]]
+                name_reduced_slow(result, x, dims, keepdim);
             return result;
         });
     }
@@ -360,7 +408,8 @@ auto moments_and_mean(const X& x, const std::optional<IntArray>& dims, double co
             }
             record_value_reduction<K>(e, moment, plan, correction, Row::backward_all);
             record_reduction(e, average, plan, true);
-            return std::tuple<Tensor<V>, Tensor<V>>(std::move(moment), std::move(average));
+            return std::tuple<Tensor<V>, Tensor<V>>(name_reduced(std::move(moment), x, dims, keepdim),
+                                                    name_reduced(std::move(average), x, dims, keepdim));
         });
     }
 }

@@ -219,6 +219,7 @@ Tensor<T> diag_embed(const Tensor<T>& x, int64_t offset = 0, int64_t dim1 = -2, 
 template <class T>
 Tensor<T> roll(const Tensor<T>& x, const IntArray& shifts, const IntArray& dims = {}) {
     const char* op = "roll";
+    detail::refuse_named(x, "aten::roll");
     if (dims.empty()) {
         if (shifts.size() != 1)
             detail::fail<value_error>(op, ": shifts and dimensions must align. shifts: ", shifts.size(), ", dims: 0");

@@ -154,6 +154,7 @@ Tensor<R> scan_impl(const Tensor<T>& input, int64_t dim, ScanKind kind, const ch
             }, input);
         }
     }
+    if (input.has_names()) set_names(y.impl(), input.names());  // a scan keeps every name
     return y;
 }
 
@@ -270,12 +271,12 @@ auto cumprod(const X& x, int64_t dim) {
 /// torch.cummax(x, dim): {values, indices} of the running maximum.
 template <class T>
 return_types::cummax<T> cummax(const Tensor<T>& x, int64_t dim) {
-    return detail::cumulative_extreme<true>(x, dim);
+    return detail::name_values_indices(detail::cumulative_extreme<true>(x, dim), x, dim, true);
 }
 /// torch.cummin(x, dim): {values, indices} of the running minimum.
 template <class T>
 return_types::cummin<T> cummin(const Tensor<T>& x, int64_t dim) {
-    return detail::cumulative_extreme<false>(x, dim);
+    return detail::name_values_indices(detail::cumulative_extreme<false>(x, dim), x, dim, true);
 }
 
 /// torch.logcumsumexp(x, dim): log(cumsum(exp(x))) computed stably (floating tensors).
@@ -302,6 +303,7 @@ Tensor<T> logcumsumexp(const Tensor<T>& input, int64_t dim) {
             return std::array<TensorBase, 1>{dx};
         },
         input);
+    if (input.has_names()) detail::set_names(y.impl(), input.names());  // a scan keeps every name
     return y;
 }
 

@@ -272,7 +272,8 @@ Tensor<T> softmax_impl(const Tensor<T>& input, int64_t dim, SoftmaxKind kind, bo
             // The same formulas as expressions, evaluated on the input's device (not recorded:
             // the node below is the op's one backward).
             NoGradGuard no_grad;
-            const Tensor<T> x = negate ? Tensor<T>(-input) : input;
+            const Tensor<T> plain(unnamed_alias(input.impl()));  // named inputs: the result is named below
+            const Tensor<T> x = negate ? Tensor<T>(-plain) : plain;
             const Tensor<T> shifted = x - amax(x, d, true);
             if (kind == SoftmaxKind::LogSoftmax) {
                 y = Tensor<T>(shifted - tenet::log(sum(tenet::exp(shifted), d, true)));
@@ -293,6 +294,7 @@ Tensor<T> softmax_impl(const Tensor<T>& input, int64_t dim, SoftmaxKind kind, bo
             return std::array<TensorBase, 1>{dx};
         },
         input);
+    if (input.has_names()) set_names(y.impl(), input.names());  // softmax keeps every name
     return y;
 }
 

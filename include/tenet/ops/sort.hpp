@@ -456,6 +456,7 @@ Result select_impl(const Tensor<T>& input, int64_t dim, bool keepdim, const char
 /// NaN sorted as the largest value.
 template <class T>
 return_types::sort<T> sort(const Tensor<T>& x, int64_t dim = -1, bool descending = false) {
+    detail::refuse_named(x, "aten::sort");
     return detail::sort_impl(x, dim, descending);
 }
 /// torch.sort(x, stable, dim, descending): the same (every tenet sort is stable), recorded as
@@ -463,16 +464,19 @@ return_types::sort<T> sort(const Tensor<T>& x, int64_t dim = -1, bool descending
 template <class T>
 return_types::sort<T> sort(const Tensor<T>& x, bool stable, int64_t dim, bool descending = false) {
     (void)stable;
+    detail::refuse_named(x, "aten::sort");
     return detail::sort_impl(x, dim, descending, "SortBackward1");
 }
 /// torch.argsort(x, dim = -1, descending = false): sort's indices.
 template <class T>
 Tensor<int64_t> argsort(const Tensor<T>& x, int64_t dim = -1, bool descending = false) {
+    detail::refuse_named(x, "aten::sort");
     return detail::sort_impl(x, dim, descending).indices;
 }
 /// torch.msort(x): sort's values along dim 0.
 template <class T>
 Tensor<T> msort(const Tensor<T>& x) {
+    detail::refuse_named(x, "aten::sort");
     return detail::sort_impl(x, 0, false).values;
 }
 /// torch.topk(x, k, dim = -1, largest = true, sorted = true): the k largest (smallest) values
@@ -481,6 +485,7 @@ Tensor<T> msort(const Tensor<T>& x) {
 template <class T>
 return_types::topk<T> topk(const Tensor<T>& x, int64_t k, int64_t dim = -1, bool largest = true, bool sorted = true) {
     (void)sorted;  // always sorted: the heap is sorted at the end for free
+    detail::refuse_named(x, "aten::topk");
     return detail::topk_impl(x, k, dim, largest);
 }
 /// torch.kthvalue(x, k, dim = -1, keepdim = false): the k-th smallest value (1-based) and its
@@ -489,8 +494,10 @@ template <class T>
 return_types::kthvalue<T> kthvalue(const Tensor<T>& x, int64_t k, int64_t dim = -1, bool keepdim = false) {
     const int64_t n = x.dim() == 0 ? 1 : x.size(detail::sort_dim(x, dim, "kthvalue"));
     if (k < 1 || k > n) detail::fail<index_error>("kthvalue(): selected number k (", k, ") out of range for a dim of size ", n);
-    return detail::select_impl<return_types::kthvalue<T>>(x, dim, keepdim, "kthvalue", "KthvalueBackward0",
-                                                          detail::no_pick, detail::SelectRule{detail::SelectRule::Kth, k - 1});
+    return detail::name_values_indices(
+        detail::select_impl<return_types::kthvalue<T>>(x, dim, keepdim, "kthvalue", "KthvalueBackward0",
+                                                       detail::no_pick, detail::SelectRule{detail::SelectRule::Kth, k - 1}),
+        x, dim, keepdim);
 }
 /// torch.median(x, dim, keepdim): the lower median along dim and its index; NaN when the row
 /// has a NaN (the first NaN's index).
@@ -498,16 +505,20 @@ template <class T>
 return_types::median<T> median(const Tensor<T>& x, int64_t dim, bool keepdim = false) {
     if (x.dim() > 0 && x.size(detail::sort_dim(x, dim, "median")) == 0)
         detail::fail<index_error>("median(): Expected reduction dim ", dim, " to have non-zero size.");
-    return detail::select_impl<return_types::median<T>>(x, dim, keepdim, "median", "MedianBackward1", detail::no_pick,
-                                                        detail::SelectRule{detail::SelectRule::Median});
+    return detail::name_values_indices(
+        detail::select_impl<return_types::median<T>>(x, dim, keepdim, "median", "MedianBackward1", detail::no_pick,
+                                                     detail::SelectRule{detail::SelectRule::Median}),
+        x, dim, keepdim);
 }
 /// torch.nanmedian(x, dim, keepdim): median of the values that are not NaN (NaN if none are).
 template <class T>
 return_types::nanmedian<T> nanmedian(const Tensor<T>& x, int64_t dim, bool keepdim = false) {
     if (x.dim() > 0 && x.size(detail::sort_dim(x, dim, "nanmedian")) == 0)
         detail::fail<index_error>("nanmedian(): Expected reduction dim ", dim, " to have non-zero size.");
-    return detail::select_impl<return_types::nanmedian<T>>(x, dim, keepdim, "nanmedian", "NanmedianBackward1",
-                                                           detail::no_pick, detail::SelectRule{detail::SelectRule::NanMedian});
+    return detail::name_values_indices(
+        detail::select_impl<return_types::nanmedian<T>>(x, dim, keepdim, "nanmedian", "NanmedianBackward1",
+                                                        detail::no_pick, detail::SelectRule{detail::SelectRule::NanMedian}),
+        x, dim, keepdim);
 }
 /// torch.mode(x, dim = -1, keepdim = false): the most frequent value along dim (the smallest of
 /// the most frequent ones) and the index of its last occurrence. Each NaN counts as a value of its own.
@@ -515,7 +526,7 @@ template <class T>
 return_types::mode<T> mode(const Tensor<T>& x, int64_t dim = -1, bool keepdim = false) {
     if (x.dim() > 0 && x.size(detail::sort_dim(x, dim, "mode")) == 0)
         detail::fail<index_error>("mode(): Expected reduction dim ", dim, " to have non-zero size.");
-    return detail::select_impl<return_types::mode<T>>(x, dim, keepdim, "mode", "ModeBackward0",
+    return detail::name_values_indices(detail::select_impl<return_types::mode<T>>(x, dim, keepdim, "mode", "ModeBackward0",
         [](const auto& keys, int64_t n) {
             // The longest run of equal keys (the first of the longest: the smallest value); its last
             // position, which holds the value's last index (the keys' ties are in index order).
@@ -534,14 +545,14 @@ return_types::mode<T> mode(const Tensor<T>& x, int64_t dim = -1, bool keepdim = 
                 start = end;
             }
             return best;
-        }, detail::SelectRule{detail::SelectRule::Mode});
+        }, detail::SelectRule{detail::SelectRule::Mode}), x, dim, keepdim);
 }
 
 /// torch.median(x): the lower median of all elements (0-d; NaN if any is NaN).
 template <class T>
 Tensor<T> median(const Tensor<T>& x) {
     if (x.numel() == 0) return full<T>({}, std::numeric_limits<double>::quiet_NaN(), TensorOptions().device(x.device()));
-    return detail::select_impl<return_types::median<T>>(x.reshape({-1}), 0, false, "median", "MedianBackward0",
+    return detail::select_impl<return_types::median<T>>(detail::drop_names(x).reshape({-1}), 0, false, "median", "MedianBackward0",
                                                         detail::no_pick, detail::SelectRule{detail::SelectRule::Median})
         .values;
 }
@@ -549,7 +560,7 @@ Tensor<T> median(const Tensor<T>& x) {
 template <class T>
 Tensor<T> nanmedian(const Tensor<T>& x) {
     if (x.numel() == 0) return full<T>({}, std::numeric_limits<double>::quiet_NaN(), TensorOptions().device(x.device()));
-    return detail::select_impl<return_types::nanmedian<T>>(x.reshape({-1}), 0, false, "nanmedian", "NanmedianBackward0",
+    return detail::select_impl<return_types::nanmedian<T>>(detail::drop_names(x).reshape({-1}), 0, false, "nanmedian", "NanmedianBackward0",
                                                            detail::no_pick, detail::SelectRule{detail::SelectRule::NanMedian})
         .values;
 }

@@ -432,12 +432,20 @@ void run_on_device_of(const Tensor<T>& dst, const E& e) {
 #endif
 }
 
+/// run_assign with names: infers the result's names (nullopt: none, false returned), evaluates,
+/// names the result (below).
+template <class T, class E>
+bool run_assign_named(Tensor<T>& dst, const E& e, AssignMode mode);
+
 /// Evaluates `e` into `dst` (no autograd: evaluate_into, in autograd/record.hpp, records
 /// and then calls this). A fresh result lives on the expression's device; writing into an
 /// existing tensor requires the expression to be on the tensor's device.
 template <class T, class E>
-void run_assign(Tensor<T>& dst, const E& e, AssignMode mode) {
+void run_assign(Tensor<T>& dst, const E& e, AssignMode mode, bool names_done = false) {
     static_assert(TensorExpression<E>, "tenet: evaluate_into needs an expression");
+    // Named operands: names inferred first, then this function again (core/name_inference.hpp).
+    if (!names_done && names_in_use.load(std::memory_order_relaxed)) [[unlikely]]
+        if (run_assign_named(dst, e, mode)) return;
     if constexpr (E::num_leaves > 0) {
         // Small and flat on the host (the common out= case): one pass over the leaves decides it
         // all, which keeps the per-op cost of tiny tensors low. Leaves of dst's shape mean e has
@@ -474,6 +482,15 @@ void run_assign(Tensor<T>& dst, const E& e, AssignMode mode) {
     }
     run_on_device_of(dst, e);
     dst.impl().storage->bump_version();
+}
+
+template <class T, class E>
+[[gnu::noinline, gnu::cold]] bool run_assign_named(Tensor<T>& dst, const E& e, AssignMode mode) {
+    std::optional<DimnameList> names = result_names(dst, expr::leaf_tensors(e), mode == AssignMode::Fresh);
+    if (!names) return false;
+    run_assign(dst, e, mode, true);
+    if (dst.dim() == static_cast<int64_t>(names->size())) set_names(dst.impl(), *names);
+    return true;
 }
 
 template <class T, class U>
