@@ -414,6 +414,7 @@ struct PickSorted {
 template <class Result, class T, class Pick>
 Result select_impl(const Tensor<T>& input, int64_t dim, bool keepdim, const char* op, const char* backward,
                    Pick&& pick, std::optional<SelectRule> rule) {
+    if (input.is_meta()) fail_not_on_meta(op);
     if (!rule) check_host_access(input, op);
     const int64_t d = sort_dim(input, dim, op);
     const Tensor<T> x = input.contiguous();
