@@ -245,7 +245,7 @@ int main() {
     section("Interop and files");
     interop_and_files_section();
 
-    section("Other kinds of tensors: sparse, quantized");
+    section("Other kinds of tensors: named, sparse, quantized, meta");
     layouts_section();
 
     section("Devices");
@@ -346,6 +346,18 @@ static void interop_and_files_section() {
 }
 
 static void layouts_section() {
+    // Named dims (the seed's grayscale image): names say which dim is which, and ops check them.
+    const Tensor<float> img = rand({3, 5, 5});  // channels, rows, columns
+    const Tensor<float> weights_named = tensor({0.2126f, 0.7152f, 0.0722f}, TensorOptions().names({"channels"}));
+    const Tensor<float> img_named = img.refine_names({"...", "channels", "rows", "columns"});
+    std::cout << img_named.sizes() << " " << img_named.names() << "\n";
+    const Tensor<float> weights_aligned = weights_named.align_as(img_named);
+    std::cout << weights_aligned.sizes() << " " << weights_aligned.names() << "\n";
+    const Tensor<float> gray_named = (img_named * weights_aligned).sum("channels");
+    std::cout << gray_named.sizes() << " " << gray_named.names() << "\n";
+    const Tensor<float> gray_plain = gray_named.rename(std::nullopt);
+    std::cout << gray_plain.sizes() << " " << gray_plain.names() << "\n";
+
     // Sparse COO: only the nonzero entries are stored (the seed's 3 x 3 example).
     const auto indices = tensor<int64_t>({{0, 1, 1}, {2, 0, 2}});  // rows, then columns
     const auto sparse = sparse_coo_tensor(indices, tensor<int64_t>({3, 4, 5}), {3, 3});
@@ -362,4 +374,11 @@ static void layouts_section() {
     std::cout << xq << "\n";
     std::cout << "int_repr: " << xq.int_repr().as<int8_t>() << "\n";
     std::cout << "dequantize: " << dequantize(xq) << "\n";
+
+    // Meta: shapes, dtypes and strides without data, to check a model's shapes for free.
+    const auto weight = randn({4096, 1024}, kMeta).requires_grad_();
+    const auto batch = randn({64, 1024}, kMeta);
+    const auto loss = nn::functional::cross_entropy(matmul(batch, weight.t()), zeros({64}, kInt64, kMeta));
+    loss.backward();
+    std::cout << "loss: " << loss << "\nweight.grad(): " << weight.grad() << "\n";
 }

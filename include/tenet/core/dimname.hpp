@@ -161,4 +161,9 @@ inline DimnameList unify_from_right(const DimnameList& names, const DimnameList&
 }
 
 }  // namespace detail
+
+/// Prints a tensor's names as Python prints `t.names`: ('N', None), ('C',) or ().
+inline std::ostream& operator<<(std::ostream& os, const DimnameList& names) {
+    return os << detail::names_tuple_repr(names);
+}
 }  // namespace tenet
