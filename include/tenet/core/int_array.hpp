@@ -130,6 +130,14 @@ private:
         std::fill_n(data(), n, v);
         size_ = n;
     }
+    // GCC 12 at -O2 and above sees through std::optional<IntArray> (a moved value_or, a
+    // disengaged optional's destructor) and warns that the inline buffer or heap_ "may be used
+    // uninitialized" here. Both are false: the buffer is copied whole by design (only [0, size_)
+    // is ever read), and a disengaged optional destroys nothing.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
     void steal(IntArray& o) noexcept {
         size_ = o.size_;
         heap_ = o.heap_;
@@ -144,6 +152,9 @@ private:
         if (heap_) delete[] heap_;  // tested here: GCC calls operator delete[] even for null
         heap_ = nullptr;
     }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
     int64_t inline_[kInline];  // only [0, size_) is ever read; left uninitialised, as tiny tensors are hot
     int64_t* heap_ = nullptr;
