@@ -14,7 +14,6 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <ostream>
 #include <type_traits>
@@ -225,11 +224,9 @@ template <class T>
 Tensor<T> histc_on_device(const Tensor<T>& input, int64_t bins, double min, double max, const char* op) {
     if (input.is_meta()) fail_not_on_meta(op);
     std::array<double, 2> range{min, max};
-    if (min == max && input.numel() > 0) {
-        const double nan = std::numeric_limits<double>::quiet_NaN();
-        range = Tensor<bool>(isnan(input).any()).item()
-                    ? std::array<double, 2>{nan, nan}
-                    : std::array<double, 2>{convert<double>(input.min().item()), convert<double>(input.max().item())};
+    if (min == max && input.numel() > 0) {  // the data's range; a NaN propagates into both ends
+        const auto [lo, hi] = aminmax(input);
+        range = {convert<double>(lo.item()), convert<double>(hi.item())};
     }
     const Tensor<T> edges = equal_bin_edges<T>(bins, range[0], range[1], 1.0, op);
     const T first = edges.data_ptr()[0], last = edges.data_ptr()[bins];
