@@ -10,8 +10,9 @@
 # Any failing step fails the test.
 #
 # Inputs: TENET_BINARY_DIR, TENET_SOURCE_DIR, CONSUMER_SOURCE_DIR, WORK_DIR, CXX_COMPILER, GENERATOR
-# Optional: CONFIG, GENERATOR_PLATFORM, EXPECTED_VERSION, EXPECT_OPENBLAS (ON/OFF: whether the
-# package must find OpenBLAS on this machine, as tenet's own build did)
+# Optional: CONFIG (tenet's build configuration, installed), CONSUMER_CONFIG (the consumer's; CONFIG
+# by default), GENERATOR_PLATFORM, EXPECTED_VERSION, EXPECT_OPENBLAS (ON/OFF: whether the package
+# must find OpenBLAS on this machine, as tenet's own build did)
 cmake_minimum_required(VERSION 3.20)
 
 foreach(var TENET_BINARY_DIR TENET_SOURCE_DIR CONSUMER_SOURCE_DIR WORK_DIR CXX_COMPILER GENERATOR)
@@ -41,6 +42,13 @@ endfunction()
 set(config_args)
 if(CONFIG)
     set(config_args --config "${CONFIG}")
+endif()
+if(NOT DEFINED CONSUMER_CONFIG)
+    set(CONSUMER_CONFIG "${CONFIG}")
+endif()
+set(consumer_config_args)
+if(CONSUMER_CONFIG)
+    set(consumer_config_args --config "${CONSUMER_CONFIG}")
 endif()
 
 run_step("install tenet into ${prefix}"
@@ -78,8 +86,8 @@ set(configure_args -G "${GENERATOR}")
 if(GENERATOR_PLATFORM)
     list(APPEND configure_args -A "${GENERATOR_PLATFORM}")
 endif()
-if(CONFIG)
-    list(APPEND configure_args "-DCMAKE_BUILD_TYPE=${CONFIG}")
+if(CONSUMER_CONFIG)
+    list(APPEND configure_args "-DCMAKE_BUILD_TYPE=${CONSUMER_CONFIG}")
 endif()
 if(EXPECTED_VERSION)
     list(APPEND configure_args "-DTENET_EXPECTED_VERSION=${EXPECTED_VERSION}")
@@ -119,12 +127,12 @@ if(NOT at EQUAL 0)
 endif()
 
 # Two jobs: the consumer built with tenet::compiled compiles the library (eleven TUs) too.
-run_step("build the consumer" "${CMAKE_COMMAND}" --build "${build}" --parallel 2 ${config_args})
+run_step("build the consumer" "${CMAKE_COMMAND}" --build "${build}" --parallel 2 ${consumer_config_args})
 
 # Single-config generators put the binary in the build root, multi-config ones in <CONFIG>/.
 set(exe "${build}/tenet_consumer")
-if(NOT EXISTS "${exe}" AND CONFIG)
-    set(exe "${build}/${CONFIG}/tenet_consumer")
+if(NOT EXISTS "${exe}" AND CONSUMER_CONFIG)
+    set(exe "${build}/${CONSUMER_CONFIG}/tenet_consumer")
 endif()
 run_step("run the consumer" "${exe}")
 get_filename_component(exe_dir "${exe}" DIRECTORY)
