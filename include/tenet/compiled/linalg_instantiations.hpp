@@ -4,8 +4,8 @@
 // decompositions and solvers, their gradients, and the floating-point GEMM, per element type.
 // They are what makes a TU that uses linalg slow to compile (Eigen's decompositions and GEMM,
 // instantiated for each element type). Their definitions are compiled apart, one TU per
-// element type (compiled/linalg.cpp, instantiating TENET_INSTANTIATE_LINALG), so that a
-// parallel build compiles the four at once.
+// element type (compiled/linalg.cpp, instantiating TENET_INSTANTIATE_LINALG_REAL or _COMPLEX), so
+// that a parallel build compiles the four at once.
 #include "tenet/config.hpp"
 
 #if TENET_COMPILED && (defined(TENET_LIBRARY_SOURCE) || !TENET_DEVICE_EVALUATOR)
