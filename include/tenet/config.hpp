@@ -15,9 +15,10 @@
 // TENET_COMPILED (default 0): 1 in a program linked with the compiled library (CMake target
 // tenet::compiled, which defines it). The machinery every program instantiates the same way
 // (the backward engine, the evaluator's shared walk, views and geometry, the allocator, the
-// nodes of views, copies and sums) is then compiled once, in that library, and the headers
-// only declare it: functions marked TENET_FIXED are defined there, and the element-type
-// instantiations listed under TENET_EXTERN_TEMPLATE are explicit instantiations there. Header
+// nodes of views, copies and sums, linalg's Eigen-backed kernels) is then compiled once, in that
+// library, and the headers only declare it: functions marked TENET_FIXED are defined there, and
+// the element-type instantiations listed under TENET_EXTERN_TEMPLATE (or, for the walk and
+// linalg, `extern`, defined in one TU per element type) are explicit instantiations there. Header
 // only (0) defines everything inline, as before. A program must not mix the modes: the ABI tag
 // below differs, so it fails to link.
 #ifndef TENET_COMPILED

@@ -10,3 +10,5 @@
 #if TENET_AUTOGRAD
 #include "tenet/autograd/decompositions.hpp"
 #endif
+
+#include "tenet/compiled/linalg_instantiations.hpp"

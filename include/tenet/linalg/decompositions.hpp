@@ -9,6 +9,11 @@
 // and the singular values are real for complex inputs too; eig's results are always complex.
 // Multi-output functions return structs with named fields, so `auto [L, Q] = linalg::eigh(A);` works.
 //
+// Each public function materialises its operand and calls a kernel over the element type only
+// (detail::eigh_impl<T>, svd_impl<T>, ...), which holds all the Eigen code; the public function
+// records the result. In compiled mode the kernels are instantiated once, in the compiled
+// library (compiled/linalg_instantiations.hpp), not in every TU that calls them.
+//
 // Singular and non-positive-definite inputs throw value_error with PyTorch's message (which
 // diagonal element or leading minor failed, and which batch element).
 //
@@ -284,6 +289,28 @@ Tensor<T> solve_impl(const Tensor<T>& A, const Tensor<T>& B, bool vector, const 
     return vector ? out.squeeze(-1) : out;
 }
 
+/// linalg.eigh's kernel (no recording).
+template <class T>
+linalg::EighResult<T> eigh_impl(const Tensor<T>& A, std::string_view uplo) {
+    const char* op = "linalg.eigh";
+    check_square(A, op);
+    if (uplo != "L" && uplo != "U") fail<value_error>(op, ": Expected UPLO argument to be 'L' or 'U', but got ", uplo);
+    const int64_t n = A.sizes()[A.dim() - 1];
+    const IntArray batch = batch_of(A.sizes());
+    const int64_t count = product(batch);
+    linalg::EighResult<T> r{new_tensor<real_t<T>>(with_dims(batch, {n})), new_tensor<T>(with_dims(batch, {n, n}))};
+    for (int64_t b = 0; b < count; ++b) {
+        EMat<T> M = load(A, b);
+        if (uplo == "U") M = M.adjoint().eval();  // Eigen reads the lower triangle
+        Eigen::SelfAdjointEigenSolver<EMat<T>> es(M);
+        if (es.info() != Eigen::Success)
+            fail<value_error>(op, ": ", batch_prefix(b, count), "The algorithm failed to converge.");
+        store(r.eigenvalues, b, es.eigenvalues());
+        store(r.eigenvectors, b, es.eigenvectors());
+    }
+    return r;
+}
+
 }  // namespace detail
 
 namespace linalg {
@@ -292,26 +319,9 @@ namespace linalg {
 /// symmetric (complex: Hermitian) matrices; only the lower ("L") or upper ("U") triangle is read.
 template <expr::TensorOperand X>
 auto eigh(const X& x, std::string_view uplo = "L") {
-    const char* op = "linalg.eigh";
-    auto A = detail::matrix_operand<true>(x, op);
+    auto A = detail::matrix_operand<true>(x, "linalg.eigh");
     using T = typename decltype(A)::value_type;
-    detail::check_square(A, op);
-    if (uplo != "L" && uplo != "U")
-        detail::fail<value_error>(op, ": Expected UPLO argument to be 'L' or 'U', but got ", uplo);
-    const int64_t n = A.sizes()[A.dim() - 1];
-    const IntArray batch = detail::batch_of(A.sizes());
-    const int64_t count = product(batch);
-    EighResult<T> r{detail::new_tensor<real_t<T>>(detail::with_dims(batch, {n})),
-                    detail::new_tensor<T>(detail::with_dims(batch, {n, n}))};
-    for (int64_t b = 0; b < count; ++b) {
-        detail::EMat<T> M = detail::load(A, b);
-        if (uplo == "U") M = M.adjoint().eval();  // Eigen reads the lower triangle
-        Eigen::SelfAdjointEigenSolver<detail::EMat<T>> es(M);
-        if (es.info() != Eigen::Success)
-            detail::fail<value_error>(op, ": ", detail::batch_prefix(b, count), "The algorithm failed to converge.");
-        detail::store(r.eigenvalues, b, es.eigenvalues());
-        detail::store(r.eigenvectors, b, es.eigenvectors());
-    }
+    auto r = detail::eigh_impl(A, uplo);
     if constexpr (!is_complex_v<T>) detail::record_eigh(A, r.eigenvalues, r.eigenvectors);
     return r;
 }
@@ -360,6 +370,155 @@ linalg::EigResult<T> eig_impl(const Tensor<T>& A, bool vectors, const char* op) 
     }
     return r;
 }
+
+/// linalg.svd's kernel (no recording).
+template <class T>
+linalg::SVDResult<T> svd_impl(const Tensor<T>& A, bool full_matrices) {
+    const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
+    const IntArray batch = batch_of(A.sizes());
+    const int64_t count = product(batch);
+    const int64_t ucols = full_matrices ? m : k, vrows = full_matrices ? n : k;
+    linalg::SVDResult<T> r{new_tensor<T>(with_dims(batch, {m, ucols})), new_tensor<real_t<T>>(with_dims(batch, {k})),
+                           new_tensor<T>(with_dims(batch, {vrows, n}))};
+    const unsigned options =
+        full_matrices ? (Eigen::ComputeFullU | Eigen::ComputeFullV) : (Eigen::ComputeThinU | Eigen::ComputeThinV);
+    for (int64_t b = 0; b < count; ++b) {
+        Eigen::JacobiSVD<EMat<T>> sv(load(A, b), options);
+        store(r.U, b, sv.matrixU());
+        store(r.S, b, sv.singularValues());
+        store(r.Vh, b, sv.matrixV().adjoint());
+    }
+    return r;
+}
+
+/// linalg.svdvals's kernel (no recording).
+template <class T>
+Tensor<real_t<T>> svdvals_impl(const Tensor<T>& A) {
+    const int64_t k = std::min(A.sizes()[A.dim() - 2], A.sizes()[A.dim() - 1]);
+    const IntArray batch = batch_of(A.sizes());
+    Tensor<real_t<T>> S = new_tensor<real_t<T>>(with_dims(batch, {k}));
+    for (int64_t b = 0, count = product(batch); b < count; ++b) store(S, b, singular_values<T>(load(A, b)));
+    return S;
+}
+
+/// linalg.qr's kernel.
+template <class T>
+linalg::QRResult<T> qr_impl(const Tensor<T>& A, std::string_view mode) {
+    if (mode != "reduced" && mode != "complete" && mode != "r")
+        fail<value_error>("linalg.qr: qr received unrecognized mode '", mode,
+                          "' but expected one of 'reduced' (default), 'r', or 'complete'");
+    const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
+    const IntArray batch = batch_of(A.sizes());
+    const int64_t qcols = mode == "complete" ? m : k, rrows = mode == "complete" ? m : k;
+    linalg::QRResult<T> r{new_tensor<T>(mode == "r" ? IntArray{0} : with_dims(batch, {m, qcols})),
+                          new_tensor<T>(with_dims(batch, {rrows, n}))};
+    for (int64_t b = 0, count = product(batch); b < count; ++b) {
+        Eigen::HouseholderQR<EMat<T>> h(load(A, b));
+        const EMat<T> R = h.matrixQR().topRows(rrows).template triangularView<Eigen::Upper>().toDenseMatrix();
+        store(r.R, b, R);
+        if (mode != "r") {
+            const EMat<T> Q = h.householderQ() * EMat<T>::Identity(m, qcols);
+            store(r.Q, b, Q);
+        }
+    }
+    return r;
+}
+
+/// linalg.cholesky's kernel (no recording).
+template <class T>
+Tensor<T> cholesky_impl(const Tensor<T>& A, bool upper) {
+    const char* op = "linalg.cholesky";
+    check_square(A, op);
+    const int64_t count = product(batch_of(A.sizes()));
+    Tensor<T> L = new_tensor<T>(A.sizes());
+    for (int64_t b = 0; b < count; ++b) {
+        const EMat<T> l = cholesky_lower<T>(load(A, b), op, b, count);
+        if (upper) store(L, b, l.transpose());
+        else store(L, b, l);
+    }
+    return L;
+}
+
+/// linalg.inv's kernel (no recording).
+template <class T>
+Tensor<T> inv_impl(const Tensor<T>& A) {
+    const char* op = "linalg.inv";
+    check_square(A, op);
+    Tensor<T> out = new_tensor<T>(A.sizes());
+    const int64_t count = product(batch_of(A.sizes()));
+    for (int64_t b = 0; b < count; ++b)
+        store(out, b, checked_lu<T>(load(A, b), op, "inversion", b, count).inverse());
+    return out;
+}
+
+/// linalg.det's kernel (no recording).
+template <class T>
+Tensor<T> det_impl(const Tensor<T>& A) {
+    check_square(A, "linalg.det");
+    const IntArray batch = batch_of(A.sizes());
+    Tensor<T> out = new_tensor<T>(batch);
+    for (int64_t b = 0, count = product(batch); b < count; ++b) {
+        const EMat<T> M = load(A, b);
+        out.data_ptr()[b] = M.rows() == 0 ? T(1) : T(Eigen::PartialPivLU<EMat<T>>(M).determinant());
+    }
+    return out;
+}
+
+/// linalg.slogdet's kernel (no recording).
+template <class T>
+linalg::SlogdetResult<T> slogdet_impl(const Tensor<T>& A) {
+    check_square(A, "linalg.slogdet");
+    const IntArray batch = batch_of(A.sizes());
+    linalg::SlogdetResult<T> r{new_tensor<T>(batch), new_tensor<T>(batch)};
+    for (int64_t b = 0, count = product(batch); b < count; ++b) {
+        const EMat<T> M = load(A, b);
+        T sign = 1, logabs = 0;
+        if (M.rows() > 0) {
+            Eigen::PartialPivLU<EMat<T>> lu(M);
+            sign = static_cast<T>(lu.permutationP().determinant());
+            for (int64_t i = 0; i < M.rows(); ++i) {
+                const T u = lu.matrixLU()(i, i);
+                if (u == T(0)) {
+                    sign = 0;
+                    logabs = -std::numeric_limits<T>::infinity();
+                    break;
+                }
+                if (u < 0) sign = -sign;
+                logabs += std::log(std::abs(u));
+            }
+        }
+        r.sign.data_ptr()[b] = sign;
+        r.logabsdet.data_ptr()[b] = logabs;
+    }
+    return r;
+}
+
+/// linalg.lstsq's kernel.
+template <class T>
+linalg::LstsqResult<T> lstsq_impl(const Tensor<T>& A, const Tensor<T>& B, std::optional<double> rcond) {
+    const char* op = "linalg.lstsq";
+    const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1];
+    const bool vector = B.dim() == A.dim() - 1;
+    const Tensor<T> Bm = vector ? B.unsqueeze(-1) : B;
+    if (Bm.dim() < 2 || Bm.sizes()[Bm.dim() - 2] != m)
+        fail<shape_error>(op, ": input.size(-2) should match other.size(-2) (shapes ", A.sizes(), " and ", B.sizes(),
+                          ")");
+    const int64_t k = Bm.sizes()[Bm.dim() - 1];
+    const IntArray batch = broadcast_shapes(batch_of(A.sizes()), batch_of(Bm.sizes()), op);
+    const Tensor<T> Ae = A.expand(with_dims(batch, {m, n}));
+    const Tensor<T> Be = Bm.expand(with_dims(batch, {m, k}));
+    const double threshold = rcond ? *rcond : std::numeric_limits<T>::epsilon() * static_cast<double>(std::max(m, n));
+    linalg::LstsqResult<T> r{new_tensor<T>(with_dims(batch, {n, k})), new_tensor<int64_t>(batch)};
+    for (int64_t i = 0, count = product(batch); i < count; ++i) {
+        Eigen::CompleteOrthogonalDecomposition<EMat<T>> cod;
+        cod.setThreshold(static_cast<T>(threshold));
+        cod.compute(load(Ae, i));
+        store(r.solution, i, cod.solve(load(Be, i)));
+        r.rank.data_ptr()[i] = cod.rank();
+    }
+    if (vector) r.solution = r.solution.squeeze(-1);
+    return r;
+}
 }  // namespace detail
 
 namespace linalg {
@@ -389,24 +548,9 @@ auto eigvals(const X& x) {
 /// square U (m x m) and Vh (n x n); false the reduced ones (m x k, k x n), k = min(m, n).
 template <expr::TensorOperand X>
 auto svd(const X& x, bool full_matrices = true) {
-    const char* op = "linalg.svd";
-    auto A = detail::matrix_operand<true>(x, op);
+    auto A = detail::matrix_operand<true>(x, "linalg.svd");
     using T = typename decltype(A)::value_type;
-    const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
-    const IntArray batch = detail::batch_of(A.sizes());
-    const int64_t count = product(batch);
-    const int64_t ucols = full_matrices ? m : k, vrows = full_matrices ? n : k;
-    SVDResult<T> r{detail::new_tensor<T>(detail::with_dims(batch, {m, ucols})),
-                   detail::new_tensor<real_t<T>>(detail::with_dims(batch, {k})),
-                   detail::new_tensor<T>(detail::with_dims(batch, {vrows, n}))};
-    const unsigned options =
-        full_matrices ? (Eigen::ComputeFullU | Eigen::ComputeFullV) : (Eigen::ComputeThinU | Eigen::ComputeThinV);
-    for (int64_t b = 0; b < count; ++b) {
-        Eigen::JacobiSVD<detail::EMat<T>> sv(detail::load(A, b), options);
-        detail::store(r.U, b, sv.matrixU());
-        detail::store(r.S, b, sv.singularValues());
-        detail::store(r.Vh, b, sv.matrixV().adjoint());
-    }
+    auto r = detail::svd_impl(A, full_matrices);
     if constexpr (!is_complex_v<T>) detail::record_svd(A, r.U, r.S, r.Vh);
     return r;
 }
@@ -414,14 +558,9 @@ auto svd(const X& x, bool full_matrices = true) {
 /// torch.linalg.svdvals: the singular values, descending (real, for complex A too).
 template <expr::TensorOperand X>
 auto svdvals(const X& x) {
-    const char* op = "linalg.svdvals";
-    auto A = detail::matrix_operand<true>(x, op);
+    auto A = detail::matrix_operand<true>(x, "linalg.svdvals");
     using T = typename decltype(A)::value_type;
-    const int64_t k = std::min(A.sizes()[A.dim() - 2], A.sizes()[A.dim() - 1]);
-    const IntArray batch = detail::batch_of(A.sizes());
-    Tensor<real_t<T>> S = detail::new_tensor<real_t<T>>(detail::with_dims(batch, {k}));
-    for (int64_t b = 0, count = product(batch); b < count; ++b)
-        detail::store(S, b, detail::singular_values<T>(detail::load(A, b)));
+    auto S = detail::svdvals_impl(A);
     if constexpr (!is_complex_v<T>) detail::record_svdvals(A, S);
     return S;
 }
@@ -430,45 +569,15 @@ auto svdvals(const X& x) {
 /// (R only; Q is an empty tensor), k = min(m, n). Q has orthonormal (complex: unitary) columns.
 template <expr::TensorOperand X>
 auto qr(const X& x, std::string_view mode = "reduced") {
-    const char* op = "linalg.qr";
-    auto A = detail::matrix_operand<true>(x, op);
-    using T = typename decltype(A)::value_type;
-    if (mode != "reduced" && mode != "complete" && mode != "r")
-        detail::fail<value_error>(op, ": qr received unrecognized mode '", mode,
-                                  "' but expected one of 'reduced' (default), 'r', or 'complete'");
-    const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
-    const IntArray batch = detail::batch_of(A.sizes());
-    const int64_t qcols = mode == "complete" ? m : k, rrows = mode == "complete" ? m : k;
-    QRResult<T> r{detail::new_tensor<T>(mode == "r" ? IntArray{0} : detail::with_dims(batch, {m, qcols})),
-                  detail::new_tensor<T>(detail::with_dims(batch, {rrows, n}))};
-    for (int64_t b = 0, count = product(batch); b < count; ++b) {
-        Eigen::HouseholderQR<detail::EMat<T>> h(detail::load(A, b));
-        const detail::EMat<T> R =
-            h.matrixQR().topRows(rrows).template triangularView<Eigen::Upper>().toDenseMatrix();
-        detail::store(r.R, b, R);
-        if (mode != "r") {
-            const detail::EMat<T> Q = h.householderQ() * detail::EMat<T>::Identity(m, qcols);
-            detail::store(r.Q, b, Q);
-        }
-    }
-    return r;
+    return detail::qr_impl(detail::matrix_operand<true>(x, "linalg.qr"), mode);
 }
 
 /// torch.linalg.cholesky: L lower triangular with A = L L^T (upper = true: U = L^T, A = U^T U).
 /// Throws value_error naming the leading minor that is not positive-definite.
 template <expr::TensorOperand X>
 auto cholesky(const X& x, bool upper = false) {
-    const char* op = "linalg.cholesky";
-    auto A = detail::matrix_operand(x, op);
-    using T = typename decltype(A)::value_type;
-    detail::check_square(A, op);
-    const int64_t count = product(detail::batch_of(A.sizes()));
-    Tensor<T> L = detail::new_tensor<T>(A.sizes());
-    for (int64_t b = 0; b < count; ++b) {
-        const detail::EMat<T> l = detail::cholesky_lower<T>(detail::load(A, b), op, b, count);
-        if (upper) detail::store(L, b, l.transpose());
-        else detail::store(L, b, l);
-    }
+    auto A = detail::matrix_operand(x, "linalg.cholesky");
+    auto L = detail::cholesky_impl(A, upper);
     detail::record_cholesky(A, L, upper);
     return L;
 }
@@ -476,14 +585,9 @@ auto cholesky(const X& x, bool upper = false) {
 /// torch.linalg.inv: the inverse of square matrices; throws value_error when one is singular.
 template <expr::TensorOperand X>
 auto inv(const X& x) {
-    const char* op = "linalg.inv";
-    auto A = detail::matrix_operand<true>(x, op);
+    auto A = detail::matrix_operand<true>(x, "linalg.inv");
     using T = typename decltype(A)::value_type;
-    detail::check_square(A, op);
-    Tensor<T> out = detail::new_tensor<T>(A.sizes());
-    const int64_t count = product(detail::batch_of(A.sizes()));
-    for (int64_t b = 0; b < count; ++b)
-        detail::store(out, b, detail::checked_lu<T>(detail::load(A, b), op, "inversion", b, count).inverse());
+    auto out = detail::inv_impl(A);
     if constexpr (!is_complex_v<T>) detail::record_inv(A, out);
     return out;
 }
@@ -491,16 +595,9 @@ auto inv(const X& x) {
 /// torch.linalg.det: determinants of square matrices (0 for singular ones).
 template <expr::TensorOperand X>
 auto det(const X& x) {
-    const char* op = "linalg.det";
-    auto A = detail::matrix_operand<true>(x, op);
+    auto A = detail::matrix_operand<true>(x, "linalg.det");
     using T = typename decltype(A)::value_type;
-    detail::check_square(A, op);
-    const IntArray batch = detail::batch_of(A.sizes());
-    Tensor<T> out = detail::new_tensor<T>(batch);
-    for (int64_t b = 0, count = product(batch); b < count; ++b) {
-        const detail::EMat<T> M = detail::load(A, b);
-        out.data_ptr()[b] = M.rows() == 0 ? T(1) : T(Eigen::PartialPivLU<detail::EMat<T>>(M).determinant());
-    }
+    auto out = detail::det_impl(A);
     if constexpr (!is_complex_v<T>) detail::record_det(A, out);
     return out;
 }
@@ -508,32 +605,8 @@ auto det(const X& x) {
 /// torch.linalg.slogdet: sign and log|det| (sign 0 and logabsdet -inf for singular matrices).
 template <expr::TensorOperand X>
 auto slogdet(const X& x) {
-    const char* op = "linalg.slogdet";
-    auto A = detail::matrix_operand(x, op);
-    using T = typename decltype(A)::value_type;
-    detail::check_square(A, op);
-    const IntArray batch = detail::batch_of(A.sizes());
-    SlogdetResult<T> r{detail::new_tensor<T>(batch), detail::new_tensor<T>(batch)};
-    for (int64_t b = 0, count = product(batch); b < count; ++b) {
-        const detail::EMat<T> M = detail::load(A, b);
-        T sign = 1, logabs = 0;
-        if (M.rows() > 0) {
-            Eigen::PartialPivLU<detail::EMat<T>> lu(M);
-            sign = static_cast<T>(lu.permutationP().determinant());
-            for (int64_t i = 0; i < M.rows(); ++i) {
-                const T u = lu.matrixLU()(i, i);
-                if (u == T(0)) {
-                    sign = 0;
-                    logabs = -std::numeric_limits<T>::infinity();
-                    break;
-                }
-                if (u < 0) sign = -sign;
-                logabs += std::log(std::abs(u));
-            }
-        }
-        r.sign.data_ptr()[b] = sign;
-        r.logabsdet.data_ptr()[b] = logabs;
-    }
+    auto A = detail::matrix_operand(x, "linalg.slogdet");
+    auto r = detail::slogdet_impl(A);
     detail::record_slogdet(A, r.logabsdet);
     return r;
 }
@@ -569,28 +642,7 @@ auto lstsq(const X& a, const Y& b, std::optional<double> rcond = std::nullopt) {
     auto A = detail::matrix_operand(a, op);
     using T = typename decltype(A)::value_type;
     detail::check_same_dtype<T, detail::operand_value_t<Y>>(op);
-    Tensor<T> B = detail::materialize(b, op);
-    const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1];
-    const bool vector = B.dim() == A.dim() - 1;
-    const Tensor<T> Bm = vector ? B.unsqueeze(-1) : B;
-    if (Bm.dim() < 2 || Bm.sizes()[Bm.dim() - 2] != m)
-        detail::fail<shape_error>(op, ": input.size(-2) should match other.size(-2) (shapes ", A.sizes(), " and ",
-                                  B.sizes(), ")");
-    const int64_t k = Bm.sizes()[Bm.dim() - 1];
-    const IntArray batch = detail::broadcast_shapes(detail::batch_of(A.sizes()), detail::batch_of(Bm.sizes()), op);
-    const Tensor<T> Ae = A.expand(detail::with_dims(batch, {m, n}));
-    const Tensor<T> Be = Bm.expand(detail::with_dims(batch, {m, k}));
-    const double threshold = rcond ? *rcond : std::numeric_limits<T>::epsilon() * static_cast<double>(std::max(m, n));
-    LstsqResult<T> r{detail::new_tensor<T>(detail::with_dims(batch, {n, k})), detail::new_tensor<int64_t>(batch)};
-    for (int64_t i = 0, count = product(batch); i < count; ++i) {
-        Eigen::CompleteOrthogonalDecomposition<detail::EMat<T>> cod;
-        cod.setThreshold(static_cast<T>(threshold));
-        cod.compute(detail::load(Ae, i));
-        detail::store(r.solution, i, cod.solve(detail::load(Be, i)));
-        r.rank.data_ptr()[i] = cod.rank();
-    }
-    if (vector) r.solution = r.solution.squeeze(-1);
-    return r;
+    return detail::lstsq_impl(A, Tensor<T>(detail::materialize(b, op)), rcond);
 }
 
 /// torch.linalg.matrix_norm with a numeric ord: 1, -1 (max/min column sum), inf, -inf
