@@ -6,6 +6,12 @@
 // instantiated for each element type). Their definitions are compiled apart, one TU per
 // element type (compiled/linalg.cpp, instantiating TENET_INSTANTIATE_LINALG_REAL or _COMPLEX), so
 // that a parallel build compiles the four at once.
+//
+// Some of these evaluate tenet expressions (the gradients' products, matrix_norm's reductions),
+// which a TU with the device evaluator compiles with device paths as well. They only ever see
+// host tensors (linalg refuses others first), and where one program holds both copies (the
+// emulated device tests link the library too) the device TUs' objects come first in the link,
+// so either copy computes the same.
 #include "tenet/config.hpp"
 
 #if TENET_COMPILED && (defined(TENET_LIBRARY_SOURCE) || !TENET_DEVICE_EVALUATOR)
