@@ -11,23 +11,31 @@
 # Its sources: library.cpp (the fixed functions and most instantiations) and, generated here,
 # one small TU per element type for the evaluator's walk (walk.cpp) and one per element type for
 # linalg's Eigen-backed kernels (linalg.cpp: float, double, complex64, complex128).
+# _tenet_compiled_wrapper(<out var> <file> <defines> <source>): a generated TU that defines
+# <defines> (one "#define" line each) and includes <source>; its path is appended to <out var>.
+function(_tenet_compiled_wrapper out file defines source)
+    set(content "")
+    foreach(define IN LISTS defines)
+        string(APPEND content "#define ${define}\n")
+    endforeach()
+    file(CONFIGURE OUTPUT "${file}" CONTENT "${content}#include \"${source}\"\n")
+    set(${out} ${${out}} "${file}" PARENT_SCOPE)
+endfunction()
+
 function(tenet_add_compiled_library name source headers_target)
     get_filename_component(dir "${source}" DIRECTORY)
     set(sources "${source}")
+    set(generated "${CMAKE_CURRENT_BINARY_DIR}/${name}")
     foreach(type bool uint8_t int8_t int16_t int32_t int64_t Half BFloat16 float double)
-        set(wrapper "${CMAKE_CURRENT_BINARY_DIR}/${name}/walk_${type}.cpp")
-        file(CONFIGURE OUTPUT "${wrapper}"
-             CONTENT "#define TENET_WALK_ELEMENT ${type}\n#include \"${dir}/walk.cpp\"\n")
-        list(APPEND sources "${wrapper}")
+        _tenet_compiled_wrapper(sources "${generated}/walk_${type}.cpp" "TENET_WALK_ELEMENT ${type}" "${dir}/walk.cpp")
     endforeach()
-    foreach(pair "float;float;0" "double;double;0" "complex64;complex<float>;1" "complex128;complex<double>;1")
-        list(GET pair 0 name_part)
+    foreach(pair "float,float,0" "double,double,0" "complex64,complex<float>,1" "complex128,complex<double>,1")
+        string(REPLACE "," ";" pair "${pair}")
+        list(GET pair 0 file_part)
         list(GET pair 1 type)
         list(GET pair 2 is_complex)
-        set(wrapper "${CMAKE_CURRENT_BINARY_DIR}/${name}/linalg_${name_part}.cpp")
-        file(CONFIGURE OUTPUT "${wrapper}"
-             CONTENT "#define TENET_LINALG_ELEMENT ${type}\n#define TENET_LINALG_COMPLEX ${is_complex}\n#include \"${dir}/linalg.cpp\"\n")
-        list(APPEND sources "${wrapper}")
+        _tenet_compiled_wrapper(sources "${generated}/linalg_${file_part}.cpp"
+                                "TENET_LINALG_ELEMENT ${type};TENET_LINALG_COMPLEX ${is_complex}" "${dir}/linalg.cpp")
     endforeach()
     add_library(${name} STATIC EXCLUDE_FROM_ALL ${sources})
     target_link_libraries(${name} PUBLIC ${headers_target})

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -267,21 +268,22 @@ GradientList device_leaf_gradients(const E& e, const G& g, const EdgeList& edges
     return out;
 }
 
-/// The gradients of e's leaves on the meta device: each leaf's shape and type, computed from
-/// nothing (the gradient of a meta expression has no values).
-template <class E, class G, size_t... K>
-GradientList meta_leaf_gradients(const E& e, const G& g, const EdgeList& edges, std::index_sequence<K...>) {
-    GradientList out(E::num_leaves);
-    const std::vector<TensorBase> leaf_handles = leaves_of(e);
-    auto one = [&](auto k) {
-        constexpr size_t I = decltype(k)::value;
-        using GE = std::remove_cvref_t<decltype(leaf_grad<I>(e, g))>;
-        if constexpr (!is_no_gradient<GE>)
-            if (edges[I].valid()) out[I] = detail::meta_result<leaf_t<I, E>>(leaf_handles[I].sizes());
-    };
-    (one(std::integral_constant<size_t, K>{}), ...);
+/// The gradients of an expression's leaves on the meta device: for each leaf that a gradient
+/// reaches (`reaches`, from the expression's type) and that has an edge, a meta tensor of its
+/// shape and dtype. Computed from nothing: the gradient of a meta expression has no values.
+TENET_FIXED GradientList meta_leaf_gradients(std::span<const TensorBase* const> leaves, std::span<const bool> reaches,
+                                             const EdgeList& edges);
+#if TENET_HEADER_DEFINITIONS
+TENET_FIXED GradientList meta_leaf_gradients(std::span<const TensorBase* const> leaves, std::span<const bool> reaches,
+                                             const EdgeList& edges) {
+    GradientList out(leaves.size());
+    for (size_t k = 0; k < leaves.size(); ++k)
+        if (reaches[k] && edges[k].valid())
+            out[k] = TensorBase(detail::make_contiguous_impl(leaves[k]->sizes(), leaves[k]->dtype(),
+                                                             Device(DeviceType::Meta)));
     return out;
 }
+#endif
 
 /// The upstream gradient of a whole-tensor reduction, a number, as a 0-d expression of R that
 /// promotes as a tensor does (not as a weak number): PyTorch's gradient is a tensor of R, so
@@ -489,7 +491,13 @@ GradientList leaf_gradients(const E& e, const G& g_in, const EdgeList& edges, co
     const auto g = strong_seed(g_in);
     using GS = std::remove_cvref_t<decltype(g)>;
     if (const auto device = e.device(); device && !device->is_cpu()) {
-        if (device->is_meta()) return meta_leaf_gradients(e, g, edges, leaves);
+        if (device->is_meta()) {
+            // Which leaves a gradient reaches, from types alone (the pass's test, wants_gradient):
+            // no gradient expression is built.
+            using PassSeed = std::conditional_t<GS::num_leaves == 0, GS, SlotLeaf<typename GS::value_type, L>>;
+            constexpr std::array<bool, L> reaches{wants_gradient<K, E, PassSeed>...};
+            return meta_leaf_gradients(expr::leaf_tensors(e), reaches, edges);
+        }
         return device_leaf_gradients(e, g, edges, root, *device, leaves);
     }
     const int64_t n = product(root);
