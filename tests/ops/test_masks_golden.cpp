@@ -230,10 +230,8 @@ void call_op(const Case& c, const Tensor<T>& x0, K&& k) {
 const std::set<std::string> kNamedNodes = {"masked_select", "masked_scatter", "diagonal",     "diag_embed", "movedim",
                                            "swapaxes",      "swapdims",       "broadcast_to", "expand_as"};
 
-// Host only: the builders that take no tensor (their results are host tensors), and
-// repeat_interleave with a tensor of repeats (read on the host).
-const std::set<std::string> kHostOnly = {"tril_indices", "triu_indices", "broadcast_shapes", "repeat_interleave_t",
-                                         "repeat_interleave_r"};
+// Host only: the builders that take no tensor (their results are host tensors).
+const std::set<std::string> kHostOnly = {"tril_indices", "triu_indices", "broadcast_shapes"};
 
 void run_ops(const std::set<std::string>& ops) {
     golden::run_ops(cases(), ops, kNamedNodes, kHostOnly,

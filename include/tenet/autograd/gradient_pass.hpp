@@ -254,9 +254,11 @@ GradientList device_leaf_gradients(const E& e, const G& g, const EdgeList& edges
         const auto ge = leaf_grad<I>(e, g);
         if constexpr (!is_no_gradient<std::remove_cvref_t<decltype(ge)>>) {
             if (!edges[I].valid()) return;
-            // One kernel per gradient, over the root's shape, then summed to the leaf's.
+            // One kernel per gradient, over the root's shape, then summed to the leaf's. Straight
+            // to the device evaluator: run_assign would also instantiate the host evaluator for
+            // each gradient expression, which only ever runs here on a device.
             Tensor<LT> gk(detail::make_contiguous_impl(root, dtype_of<LT>, device));
-            detail::run_assign(gk, ge, detail::AssignMode::IntoNoAlias);
+            detail::device_evaluate(gk, ge);
             out[I] = sum_to(gk, leaf_handles[I].sizes());
         }
     };

@@ -8,7 +8,8 @@
 // sizes, strides and storage offset and get their gradients from tenet's view machinery.
 // The copies are compositions of differentiable ops (narrow, cat, expand, reshape, flip,
 // stack), so their gradients are right but their grad_fn names are those of the last op
-// (CatBackward0 for roll, not RollBackward0, ...); diag_embed records DiagEmbedBackward0.
+// (CatBackward0 for roll, not RollBackward0, ...); diag_embed records DiagEmbedBackward0, and
+// repeat_interleave with a tensor of repeats is index_select, as in PyTorch (IndexSelectBackward0).
 
 #include "tenet/config.hpp"
 #include <algorithm>
@@ -23,6 +24,7 @@
 #include "tenet/core/tensor.hpp"
 #include "tenet/ops/creation.hpp"
 #include "tenet/ops/flip.hpp"
+#include "tenet/ops/gather.hpp"
 #include "tenet/ops/join.hpp"
 
 namespace tenet::inline TENET_ABI {
@@ -303,40 +305,16 @@ Tensor<T> repeat_interleave(const Tensor<T>& x, int64_t repeats, std::optional<i
     merged[static_cast<size_t>(d)] *= repeats;
     return detail::dense_copy(t.unsqueeze(d + 1).expand(expanded)).view(merged);
 }
-/// repeats per element along dim: a 1-D int64 tensor of dim's size (or of one element).
-template <class T>
-Tensor<T> repeat_interleave(const Tensor<T>& x, const Tensor<int64_t>& repeats,
-                            std::optional<int64_t> dim = std::nullopt) {
-    const char* op = "repeat_interleave";
-    detail::check_host_access(repeats, op);
-    if (repeats.dim() > 1)
-        detail::fail<value_error>(op, ": repeats must be 0-dim or 1-dim tensor");
-    const Tensor<T> t = dim ? x : x.flatten();
-    const int64_t d = dim ? detail::wrap_dim_no_scalar(*dim, t.dim(), op) : 0;
-    if (repeats.numel() == 1)
-        return repeat_interleave(x, repeats.reshape({-1})(0), dim);
-    if (t.dim() == 0 || repeats.numel() != t.size(d))
-        detail::fail<value_error>(op, ": repeats must have the same size as input along dim (repeats ", repeats.sizes(),
-                                  ", input ", x.sizes(), ", dim ", d, ")");
-    const std::vector<int64_t> r = repeats.to_vector();
-    std::vector<Tensor<T>> pieces;
-    for (int64_t i = 0; i < t.size(d); ++i) {
-        if (r[static_cast<size_t>(i)] < 0)
-            detail::fail<value_error>(op, ": repeats can not be negative");
-        IntArray sizes = t.sizes();
-        sizes[static_cast<size_t>(d)] = r[static_cast<size_t>(i)];
-        pieces.push_back(t.narrow(d, i, 1).expand(sizes));
-    }
-    return cat(pieces, d);
-}
-/// torch.repeat_interleave(repeats): each index i repeated repeats[i] times.
+/// torch.repeat_interleave(repeats): each index i repeated repeats[i] times, on repeats' device.
+/// The result's length is the repeats' sum, so a device's repeats are read on the host first (a
+/// synchronisation, as in PyTorch).
 inline Tensor<int64_t> repeat_interleave(const Tensor<int64_t>& repeats) {
     const char* op = "repeat_interleave";
-    detail::check_host_access(repeats, op);
     if (repeats.dim() != 1)
         detail::fail<value_error>(op, ": repeats must be a 1-D tensor, got ", repeats.sizes());
+    if (repeats.is_meta()) detail::fail_meta_data_access(repeats, op);  // the values decide the shape
+    const std::vector<int64_t> r = repeats.cpu().to_vector();
     std::vector<int64_t> out;
-    const std::vector<int64_t> r = repeats.to_vector();
     for (size_t i = 0; i < r.size(); ++i) {
         if (r[i] < 0)
             detail::fail<value_error>(op, ": repeats can not be negative");
@@ -344,7 +322,28 @@ inline Tensor<int64_t> repeat_interleave(const Tensor<int64_t>& repeats) {
     }
     Tensor<int64_t> t = empty<int64_t>({static_cast<int64_t>(out.size())});
     std::copy(out.begin(), out.end(), t.data_ptr());
-    return t;
+    return repeats.is_cpu() ? t : t.to(repeats.device());
+}
+
+/// repeats per element along dim: a 1-D int64 tensor of dim's size (or of one element), on any
+/// device. As PyTorch: x's slices selected by repeat_interleave(repeats) (IndexSelectBackward0).
+template <class T>
+Tensor<T> repeat_interleave(const Tensor<T>& x, const Tensor<int64_t>& repeats,
+                            std::optional<int64_t> dim = std::nullopt) {
+    const char* op = "repeat_interleave";
+    if (repeats.dim() > 1)
+        detail::fail<value_error>(op, ": repeats must be 0-dim or 1-dim tensor");
+    const Tensor<T> t = dim ? x : x.flatten();
+    const int64_t d = dim ? detail::wrap_dim_no_scalar(*dim, t.dim(), op) : 0;
+    if (repeats.numel() == 1) {
+        if (repeats.is_meta()) detail::fail_meta_data_access(repeats, op);
+        return repeat_interleave(x, repeats.cpu().reshape({-1})(0), dim);
+    }
+    if (t.dim() == 0 || repeats.numel() != t.size(d))
+        detail::fail<value_error>(op, ": repeats must have the same size as input along dim (repeats ", repeats.sizes(),
+                                  ", input ", x.sizes(), ", dim ", d, ")");
+    const Tensor<int64_t> index = repeat_interleave(repeats);
+    return index_select(t, d, index.device() == t.device() ? index : index.to(t.device()));
 }
 
 /// torch.rot90: x rotated k quarter turns from dims[0] towards dims[1].
