@@ -219,12 +219,16 @@ inline bool is_h5py_bool(hid_t type) {
 }
 
 /// A compound's member names and types, in order ("{a: signed 32-bit integer, b: 64-bit float}"),
-/// for messages; nested compounds are described the same way.
+/// for messages (the first 8; nested compounds described the same way).
 inline std::string describe(hid_t type);
 inline std::string describe_members(hid_t type) {
     const int n = H5Tget_nmembers(type);
     std::string text = "{";
     for (int i = 0; i < n; ++i) {
+        if (i == 8) {
+            text += ", ... (" + std::to_string(n) + " members)";
+            break;
+        }
         char* name = H5Tget_member_name(type, static_cast<unsigned>(i));
         const hid_t member = H5Tget_member_type(type, static_cast<unsigned>(i));
         text += (i ? ", " : "") + std::string(name ? name : "?") + ": " + (member >= 0 ? describe(member) : "?");
