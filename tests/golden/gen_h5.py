@@ -153,7 +153,8 @@ with h5py.File(os.path.join(OUT, "complex.h5"), "w") as f:
     # Compounds that are not h5py's complex: h5py reads each as a structured array (except
     # "halves", which h5py 3.7 takes for a complex32 that NumPy lacks: a TypeError there).
     for name, fields in [("mixed", [("r", "<f4"), ("i", "<f8")]), ("ints", [("r", "<i4"), ("i", "<i4")]),
-                         ("halves", [("r", "<f2"), ("i", "<f2")]), ("three", [("r", "<f4"), ("i", "<f4"), ("x", "<f4")]),
+                         ("halves", [("r", "<f2"), ("i", "<f2")]),
+                         ("three", [("r", "<f4"), ("i", "<f4"), ("x", "<f4")]),
                          ("names", [("re", "<f4"), ("im", "<f4")]), ("order", [("i", "<f4"), ("r", "<f4")])]:
         f.create_dataset(name, data=np.zeros(2, dtype=fields))
         if name != "halves":

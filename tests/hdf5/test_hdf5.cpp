@@ -286,7 +286,8 @@ TEST_CASE("load_h5 reads h5py's complex64 and complex128: hyperslabs, attributes
     const auto expected = expected_values();
     const std::string file = data_file("complex.h5");
     check_matches(load_h5(file, "gzip", {Slice(1, 5, 2), Slice(None, None, 2)}), expected.at("complex.h5:/gzip[f]"));
-    check_matches(std::get<TensorBase>(h5_attributes(file, "complex64").at("z")), expected.at("complex.h5:/complex64@z"));
+    check_matches(std::get<TensorBase>(h5_attributes(file, "complex64").at("z")),
+                  expected.at("complex.h5:/complex64@z"));
     CHECK(load_h5<complex<double>>(file, "be/complex128")(2) == complex<double>(-1, 0));  // a = 2
     check_error<dtype_error>([&] { load_h5<complex<double>>(file, "complex64"); }, {"complex64", "complex128"});
 }
@@ -414,7 +415,8 @@ TEST_CASE("save_h5 writes complex64 and complex128 as h5py's compound {r, i}: vi
     CHECK(load_h5<complex<double>>(file, "c128").item() == complex<double>(-2.5, 1));
     CHECK(as_doubles(load_h5(file, "gz", {Slice(1, 3), 4})) == as_doubles(c.index({Slice(1, 3), 4})));
     set_h5_attribute(file, "c64", "z", complex_rule<double>({2}));
-    CHECK(as_doubles(std::get<TensorBase>(h5_attributes(file, "c64").at("z"))) == as_doubles(complex_rule<double>({2})));
+    CHECK(as_doubles(std::get<TensorBase>(h5_attributes(file, "c64").at("z"))) ==
+          as_doubles(complex_rule<double>({2})));
     // The file type, as HDF5 reports it: h5py's {r: <f4, i: <f4} (8 bytes, i at offset 4).
     const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     REQUIRE(f >= 0);

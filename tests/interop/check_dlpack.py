@@ -7,8 +7,9 @@ by nvcc with tenet's CUDA backend; the device is synchronized after each call in
 
 PyTorch's capsules (torch.utils.dlpack.to_dlpack) go into tenet's from_dlpack, which doubles the
 elements in place (complex64 and complex128 included), exports a transposed view, or exports a
-fresh tensor of row sums; tenet's exports come back through torch.utils.dlpack.from_dlpack. Checks shared memory (data pointers,
-writes seen on the other side), values, and lifetimes. Exits nonzero on the first failure.
+fresh tensor of row sums; tenet's exports come back through torch.utils.dlpack.from_dlpack.
+Checks shared memory (data pointers, writes seen on the other side), values, and lifetimes.
+Exits nonzero on the first failure.
 """
 import ctypes
 import sys
