@@ -15,6 +15,11 @@ bool: i % 2 == 1; uint8: i; other integers: i - 3; floats: (i - 3) * 0.5.
     shapes.pt          [base float32 () + 7, base float32 (2, 0, 3), base float16 (1, 1, 5)]
     values.pt          {'lr': 0.5, 'steps': 3, 'name': 'sgd', 'flag': True, 'none': None,
                         'big': -2**40, 'pair': (base float64 (2,), 2)}
+    complex.pt         [c, c.t(), c[1:, ::2], complex_base complex128 (5,)], c = complex_base
+                       complex64 (3, 4); the first three share one storage
+    complex_t.pt       complex_base complex64 (3, 4), transposed
+
+complex_base (tests/files/test_pt.cpp): element i is ((i - 3) * 0.5) + (1 - i * 0.25)j.
 
 Prints one line per file; exits 1 on any mismatch.
 Run: /usr/bin/python3 tests/files/check_pt.py DIR
@@ -45,6 +50,14 @@ def base(dtype, *shape):
     else:
         x = (i - 3).to(dtype)
     return x.reshape(shape)
+
+
+def complex_base(dtype, *shape):
+    n = 1
+    for s in shape:
+        n *= s
+    i = torch.arange(n, dtype=torch.float64)
+    return torch.complex((i - 3) * 0.5, 1 - i * 0.25).to(dtype).reshape(shape)
 
 
 def same(a, b):
@@ -88,6 +101,13 @@ def check(d):
                         and type(h["steps"]) is int and h["name"] == "sgd" and h["flag"] is True
                         and h["none"] is None and h["big"] == -2**40 and type(h["pair"]) is tuple
                         and same(h["pair"][0], base(torch.float64, 2)) and h["pair"][1] == 2)
+
+    c = complex_base(torch.complex64, 3, 4)
+    v = torch.load(d / "complex.pt")
+    want = [c, c.t(), c[1:, ::2], complex_base(torch.complex128, 5)]
+    out["complex.pt"] = (len(v) == 4 and all(same(x, y) for x, y in zip(v, want))
+                         and len({storage_ptr(x) for x in v[:3]}) == 1)
+    out["complex_t.pt"] = same(torch.load(d / "complex_t.pt"), c.t())
     return out
 
 

@@ -63,15 +63,19 @@ const IValue& at(const IValue& root, const std::string& path) {
     return *v;
 }
 
-const char* dtype_name(DType d) {
-    static const char* names[] = {"bool",    "uint8",    "int8",    "int16",   "int32",
-                                  "int64",   "float16",  "bfloat16", "float32", "float64"};
-    return names[static_cast<int>(d.scalar_type())];
-}
+std::string dtype_name(DType d) { return std::string(d.name()); }
 
 /// A tensor's elements in row-major order of its sizes: doubles for floats, int64 otherwise.
 std::vector<double> float_values(const TensorBase& t) { return t.to<double>().contiguous().to_vector(); }
 std::vector<int64_t> int_values(const TensorBase& t) { return t.to<int64_t>().contiguous().to_vector(); }
+/// A complex tensor's elements as (real, imaginary) pairs, in row-major order of its sizes.
+std::vector<double> complex_parts(const TensorBase& t) {
+    return visit_dtype_with_complex(t.dtype(), [&]<class U>(dtype_t<U>) -> std::vector<double> {
+        if constexpr (is_complex_v<U>) return view_as_real(t.as<U>()).template to<double>().contiguous().to_vector();
+        else FAIL("complex_parts of a " << t.dtype() << " tensor");
+        return {};
+    });
+}
 
 /// Checks one manifest line `T FILE PATH DTYPE STORAGE OFFSET NDIM SIZE... STRIDE... RG NUMEL VALUE...`.
 void check_tensor(const TensorBase& t, std::istringstream& in, std::map<int, const StorageImpl*>& storages) {
@@ -97,12 +101,14 @@ void check_tensor(const TensorBase& t, std::istringstream& in, std::map<int, con
     if (fresh)
         for (auto& [k, p] : storages) CHECK((k == storage) == (p == s));
 #if TENET_AUTOGRAD
-    visit_dtype(t.dtype(), [&]<class U>(dtype_t<U>) { CHECK(t.as<U>().requires_grad() == (requires_grad == 1)); });
+    if (!t.dtype().is_complex())  // (a complex tensor that requires grad is refused on load)
+        visit_dtype(t.dtype(), [&]<class U>(dtype_t<U>) { CHECK(t.as<U>().requires_grad() == (requires_grad == 1)); });
 #endif
     REQUIRE(t.numel() == numel);
-    if (t.is_floating_point()) {
-        const auto got = float_values(t);
-        for (int64_t i = 0; i < numel; ++i) {
+    if (t.is_floating_point() || t.dtype().is_complex()) {
+        const bool parts = t.dtype().is_complex();  // two words an element: real, imaginary
+        const auto got = parts ? complex_parts(t) : float_values(t);
+        for (int64_t i = 0; i < (parts ? 2 : 1) * numel; ++i) {
             std::string w;
             in >> w;
             const double want = std::strtod(w.c_str(), nullptr);
@@ -230,6 +236,32 @@ TEST_CASE("load<T> is checked; load_state_dict names the offending key", "[files
     CHECK_THROWS_AS(load_state_dict(pt_file("list.pt").string()), io_error);
 }
 
+TEST_CASE("load reads complex64 and complex128 tensors torch.save wrote; complex ones that require grad are refused",
+          "[files][pt]") {
+    // Their values are checked against the manifest above; here: dtypes, views, typed loading.
+    const IValue v = load(pt_file("complex.pt").string());
+    const GenericDict& d = v.toGenericDict();
+    const TensorBase c64 = d.find("c64")->toTensor();
+    CHECK(c64.dtype() == kComplex64);
+    CHECK(d.find("c128")->toTensor().dtype() == kComplex128);
+    CHECK(d.find("t")->toTensor().is_alias_of(c64));
+    CHECK(d.find("cols")->toTensor().is_alias_of(c64));
+    CHECK(c64.as<complex<float>>()(2, 3) == complex<float>(3.5f, 0.25f));  // 11 * 0.5 - 2, 3 - 11 * 0.25
+    // torch.save(torch.tensor([1 + 2j, -3j]).requires_grad_()): tenet has no complex autograd.
+#if TENET_AUTOGRAD
+    try {
+        load(pt_file("complex_grad.pt").string());
+        FAIL("no io_error");
+    } catch (const io_error& e) {
+        const std::string what = e.what();
+        CHECK(what.find("complex_grad.pt") != std::string::npos);
+        CHECK(what.find("complex64 tensor that requires grad") != std::string::npos);
+    }
+#else
+    CHECK(load<complex<float>>(pt_file("complex_grad.pt").string())(1) == complex<float>(0, -3));
+#endif
+}
+
 namespace {
 
 using python_check::base_tensor;
@@ -319,6 +351,44 @@ TEST_CASE("[python-check] tenet writes .pt files that torch.load reads back iden
     CHECK(hd.find("none")->isNone());
     CHECK(hd.find("big")->toInt() == -(int64_t(1) << 40));
     CHECK(same_tensor(hd.find("pair")->toTupleRef()[0].toTensor(), base_tensor(ScalarType::Float64, {2})));
+    if (!env) fs::remove_all(dir);
+}
+
+namespace {
+/// The complex python-check rule (also in check_pt.py): element i is ((i - 3) * 0.5) + (1 - i * 0.25)j.
+template <class T>
+Tensor<complex<T>> complex_base(const IntArray& sizes) {
+    Tensor<complex<T>> t = empty<complex<T>>(sizes);
+    complex<T>* p = t.data_ptr();
+    for (int64_t i = 0; i < t.numel(); ++i) p[i] = complex<T>(T((double(i) - 3) * 0.5), T(1 - double(i) * 0.25));
+    return t;
+}
+bool same_complex(const TensorBase& a, const TensorBase& b) {
+    return a.dtype() == b.dtype() && a.sizes() == b.sizes() && a.strides() == b.strides() &&
+           a.storage_offset() == b.storage_offset() && complex_parts(a) == complex_parts(b);
+}
+}  // namespace
+
+// complex.pt: [c, c.t(), c[1:, ::2], w] with c complex64 (3, 4) and w complex128 (5,) by the
+// complex rule; the first three share one storage. Checked by check_pt.py, as the case above.
+TEST_CASE("[python-check] tenet writes complex .pt files that torch.load reads back identically",
+          "[files][pt][python-check]") {
+    const char* env = std::getenv("TENET_PYTHON_CHECK_DIR");
+    const fs::path dir = env ? fs::path(env) : temp_dir("pycheck_complex");
+    fs::create_directories(dir);
+    const Tensor<complex<float>> c = complex_base<float>({3, 4});
+    const std::vector<TensorBase> items = {c, c.t(), c.index({Slice(1, None), Slice(None, None, 2)}),
+                                           complex_base<double>({5})};
+    save(items, (dir / "complex.pt").string());
+    const IValue v = load(dir / "complex.pt");
+    REQUIRE(v.toList().size() == 4);
+    for (size_t i = 0; i < 4; ++i) CHECK(same_complex(v.toList()[i].toTensor(), items[i]));
+    for (size_t i = 1; i < 3; ++i) CHECK(v.toList()[i].toTensor().is_alias_of(v.toList()[0].toTensor()));
+    save(c.t(), (dir / "complex_t.pt").string());  // one tensor, typed load
+    const Tensor<complex<float>> back = load<complex<float>>((dir / "complex_t.pt").string());
+    CHECK(back.strides() == IntArray{1, 4});
+    CHECK(back(3, 2) == complex<float>(4, -1.75f));  // element 11
+    CHECK_THROWS_AS(load<complex<double>>((dir / "complex_t.pt").string()), dtype_error);
     if (!env) fs::remove_all(dir);
 }
 

@@ -115,7 +115,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         // Inside the buffer: read every element through tenet (bounded work).
         const __int128 end = static_cast<__int128>(data_shift) + t.byte_offset + bytes;
         if (end <= static_cast<__int128>(kBufferBytes) && numel <= 4096) {
-            const double sum = imported.to<double>().sum().item();
+            double sum = 0;
+            if (imported.dtype().is_complex())  // both parts
+                tenet::visit_dtype_with_complex(imported.dtype(), [&]<class U>(tenet::dtype_t<U>) {
+                    if constexpr (tenet::is_complex_v<U>)
+                        sum = tenet::view_as_real(imported.as<U>()).template to<double>().sum().item();
+                });
+            else
+                sum = imported.to<double>().sum().item();
             (void)sum;
         }
     }

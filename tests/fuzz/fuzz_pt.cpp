@@ -21,9 +21,12 @@ void walk(const tenet::IValue& v) {
     if (v.isTensor()) {
         const tenet::TensorBase& t = v.toTensor();
         if (t.numel() > (int64_t(1) << 20)) return;  // an expanded view of a small storage: valid, but too big to read here
-        tenet::visit_dtype(t.dtype(), [&]<class U>(tenet::dtype_t<U>) {
+        tenet::visit_dtype_with_complex(t.dtype(), [&]<class U>(tenet::dtype_t<U>) {
             volatile double sum = 0;
-            for (const U& x : t.as<U>().to_vector()) sum = sum + tenet::convert<double>(x);
+            for (const U& x : t.as<U>().to_vector()) {
+                if constexpr (tenet::is_complex_v<U>) sum = sum + double(x.real()) + double(x.imag());
+                else sum = sum + tenet::convert<double>(x);
+            }
         });
     } else if (v.isList() || v.isTuple()) {
         for (const auto& x : v.isList() ? v.toList() : v.toTupleRef()) walk(x);

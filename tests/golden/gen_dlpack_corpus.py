@@ -75,12 +75,14 @@ valid = {
     "i16": torch.arange(4, dtype=torch.int16).reshape(2, 2),
     "i32_step": torch.arange(10, dtype=torch.int32)[1::3],
     "i64": torch.arange(3, dtype=torch.int64),
+    "c64_t": torch.complex(torch.arange(6.0), -torch.arange(6.0)).reshape(2, 3).t(),
+    "c128_sliced": torch.arange(8.0).to(torch.complex128)[1::3],
 }
 seeds = {name: describe(x) for name, x in valid.items()}
 
 broken = {
     "bad_lanes": ("f32_contiguous", dict(lanes=4)),
-    "bad_complex": ("f32_contiguous", dict(code=5, bits=64)),
+    "bad_complex32": ("c64_t", dict(bits=32)),
     "bad_uint16": ("i16", dict(code=1)),
     "bad_ndim_negative": ("i64", dict(ndim=-1)),
     "bad_ndim_large": ("i64", dict(ndim=100)),

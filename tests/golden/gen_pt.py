@@ -14,7 +14,7 @@ Manifest lines (written here from the values PyTorch saved and reloaded, not fro
 PATH is the place in the loaded value: `.` for the root, then `/key` or `/index` per level.
 STORAGE numbers the tensor's storage within its file (equal numbers: one shared storage);
 VALUE is the tensor's elements in row-major order of its own sizes, floats as hex (16-bit floats
-widened exactly). Keys and strings hold no spaces.
+widened exactly), complex ones as two words each (real, imaginary). Keys and strings hold no spaces.
 
 Run: cd tests/golden && /usr/bin/python3 gen_pt.py
 """
@@ -31,10 +31,13 @@ OUT = HERE.parent / "files" / "data" / "pt"
 
 NAMES = {torch.bool: "bool", torch.uint8: "uint8", torch.int8: "int8", torch.int16: "int16",
          torch.int32: "int32", torch.int64: "int64", torch.float16: "float16",
-         torch.bfloat16: "bfloat16", torch.float32: "float32", torch.float64: "float64"}
+         torch.bfloat16: "bfloat16", torch.float32: "float32", torch.float64: "float64",
+         torch.complex64: "complex64", torch.complex128: "complex128"}
 
 
 def value_text(v, floating):
+    if isinstance(v, complex):
+        return f"{v.real.hex()} {v.imag.hex()}"
     if isinstance(v, bool):
         return "1" if v else "0"
     if floating:
@@ -55,7 +58,7 @@ class Manifest:
             words = ["T", file, path, NAMES[t.dtype], str(sid), str(t.storage_offset()), str(t.dim())]
             words += [str(s) for s in t.shape] + [str(s) for s in t.stride()]
             words += ["1" if v.requires_grad else "0", str(t.numel())]
-            words += [value_text(x, t.dtype.is_floating_point) for x in flat]
+            words += [value_text(x, t.dtype.is_floating_point or t.dtype.is_complex) for x in flat]
             self.lines.append(" ".join(words))
         elif isinstance(v, dict):
             keys = [str(k) for k in v.keys()]
@@ -119,7 +122,7 @@ def main():
     save(m, "tensor.pt", torch.arange(12, dtype=torch.float32).reshape(3, 4) / 4 - 1)
 
     dtypes = collections.OrderedDict()
-    for dt in NAMES:
+    for dt in (dt for dt in NAMES if not dt.is_complex):  # complex ones: complex.pt
         x = torch.arange(-3, 3)
         if dt == torch.bool:
             dtypes[NAMES[dt]] = x % 2 == 0
@@ -153,6 +156,14 @@ def main():
 
     save(m, "list.pt", [torch.arange(6, dtype=torch.int16).reshape(2, 3).t(), torch.tensor(-1.5, dtype=torch.bfloat16)])
 
+    # complex64 and complex128 (torch.ComplexFloatStorage, ComplexDoubleStorage): views of one
+    # storage, and special values in both parts.
+    c = torch.complex(torch.arange(12, dtype=torch.float32) * 0.5 - 2, 3 - torch.arange(12, dtype=torch.float32) * 0.25)
+    c = c.reshape(3, 4)
+    z = torch.tensor([complex(float("inf"), -0.0), complex(float("nan"), 1e-310), complex(-1e300, float("-inf"))],
+                     dtype=torch.complex128)
+    save(m, "complex.pt", {"c64": c, "t": c.t(), "cols": c[1:, 1::2], "c128": z, "scalar": torch.tensor(1.5 - 2j)})
+
     p = torch.nn.Parameter(torch.tensor([0.5, -2.0]))
     save(m, "parameter.pt", p)  # _rebuild_parameter
     g = torch.arange(4, dtype=torch.float32).requires_grad_()
@@ -185,6 +196,9 @@ def main():
     rewrite("src.pt", "bad_bool.pt", record_edit=lambda n, d: b"\x01\x50")
     m.lines.append("E bad_bool.pt BoolStorage 80")
     (OUT / "src.pt").unlink()
+    # A complex tensor that requires grad (PyTorch saves it; tenet has no complex autograd): the
+    # test expects an io_error where tenet is built with autograd (no E line: without autograd it loads).
+    torch.save(torch.tensor([1 + 2j, -3j]).requires_grad_(), OUT / "complex_grad.pt")
 
     (OUT / "expected.txt").write_text("\n".join(m.lines) + "\n")
 

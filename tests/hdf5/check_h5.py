@@ -5,9 +5,11 @@ Usage: python3 tests/hdf5/check_h5.py DIR   (prints one line per dataset; exits 
 
 The rule both sides compute: a dataset of shape S and dtype D holds v(a) for a = arange(prod(S))
 in C order, reshaped to S, where v is bool: a % 3 == 0; uint8: a * 7 % 256; signed integers:
-a * 3 - prod(S); floats: a * 0.75 - 2.5. "transposed" is v over float64 (3, 4) transposed,
-"sliced" v over int32 (6, 8) sliced [1::2, ::3]; "gzip" is float32 (20, 30) in chunks of (7, 8)
-compressed with gzip level 4.
+a * 3 - prod(S); floats: a * 0.75 - 2.5; complex: (a * 0.75 - 2.5) + (1 - a * 0.5)j. "transposed"
+is v over float64 (3, 4) transposed, "sliced" v over int32 (6, 8) sliced [1::2, ::3], and
+"complex/transposed" v over complex128 (3, 4) transposed; "gzip" is float32 (20, 30) in chunks of
+(7, 8) compressed with gzip level 4. Complex datasets must read as complex64/complex128 (h5py's
+compound {r, i}).
 """
 import os
 import sys
@@ -28,6 +30,8 @@ def rule(dtype, shape):
         v = a * 7 % 256
     elif dt.kind == "i":
         v = a * 3 - n
+    elif dt.kind == "c":
+        v = a * 0.75 - 2.5 + 1j * (1 - a * 0.5)
     else:
         v = a * 0.75 - 2.5
     return v.astype(dt).reshape(shape)
@@ -40,6 +44,8 @@ def main(directory):
     expected["/sliced"] = rule("int32", (6, 8))[1::2, ::3]
     expected["/gzip"] = rule("float32", (20, 30))
     expected["/scalar"] = rule("float64", ())
+    expected["/complex/complex64"] = rule("complex64", (3, 4))
+    expected["/complex/transposed"] = rule("complex128", (3, 4)).T
     ok = True
     with h5py.File(path, "r") as f:
         found = []

@@ -6,8 +6,9 @@
 // with h5py. The values follow one rule, recomputed by both sides: a dataset of shape S and
 // dtype D holds v(a) for a = arange(prod(S)) in C order, reshaped to S, where v is
 // bool: a % 3 == 0; uint8: a * 7 % 256; signed integers: a * 3 - prod(S); floats: a * 0.75 - 2.5
-// (the same rule as gen_h5.py's values()). Views are written as their values: "transposed" is
-// v over float64 (3, 4) transposed, "sliced" is v over int32 (6, 8) sliced [1::2, ::3].
+// (the same rule as gen_h5.py's values()); complex: (a * 0.75 - 2.5) + (1 - a * 0.5)j. Views are
+// written as their values: "transposed" is v over float64 (3, 4) transposed, "sliced" is v over
+// int32 (6, 8) sliced [1::2, ::3], "complex/transposed" v over complex128 (3, 4) transposed.
 #include <catch2/catch.hpp>
 #include <tenet/hdf5.hpp>
 #include <tenet/tenet.hpp>
@@ -60,6 +61,7 @@ std::map<std::string, Expected> expected_values() {
             e.sizes.push_back(s);
         }
         words >> numel;
+        if (e.dtype.rfind("complex", 0) == 0) numel *= 2;  // (real, imaginary) pairs
         for (int64_t i = 0; i < numel; ++i) {
             std::string w;
             words >> w;
@@ -75,11 +77,14 @@ std::string data_file(const char* name) {
     return golden::golden_path(__FILE__, (std::string("data/") + name).c_str()).string();
 }
 
-/// The values of any tensor as doubles, C order.
+/// The values of any tensor as doubles, C order; a complex tensor's as (real, imaginary) pairs.
 std::vector<double> as_doubles(const TensorBase& t) {
-    return visit_dtype(t.dtype(), [&]<class U>(dtype_t<U>) {
+    return visit_dtype_with_complex(t.dtype(), [&]<class U>(dtype_t<U>) {
         std::vector<double> out;
-        for (const U& v : t.as<U>().contiguous().to_vector()) out.push_back(convert<double>(v));
+        if constexpr (is_complex_v<U>)
+            for (const U& v : t.as<U>().contiguous().to_vector()) out.insert(out.end(), {v.real(), v.imag()});
+        else
+            for (const U& v : t.as<U>().contiguous().to_vector()) out.push_back(convert<double>(v));
         return out;
     });
 }
@@ -114,6 +119,15 @@ TensorBase rule_values(DType dtype, const IntArray& sizes) {
         }
         return t;
     });
+}
+
+/// The complex python-check rule (see the top of this file).
+template <class T>
+Tensor<complex<T>> complex_rule(const IntArray& sizes) {
+    Tensor<complex<T>> t = empty<complex<T>>(sizes);
+    complex<T>* p = t.data_ptr();
+    for (int64_t a = 0; a < t.numel(); ++a) p[a] = complex<T>(T(double(a) * 0.75 - 2.5), T(1 - double(a) * 0.5));
+    return t;
 }
 
 /// A fresh directory for files a test writes, removed after.
@@ -189,7 +203,7 @@ TEST_CASE("load_h5 reads every dtype h5py writes, big-endian ones, 0-d, empty an
         check_matches(load_h5(data_file(file.c_str()), name), e);
         ++checked;
     }
-    CHECK(checked == 22);  // 9 dtypes, 6 big-endian, scalar, empty, special_f16, 4 in layout.h5
+    CHECK(checked == 29);  // 9 dtypes, 6 big-endian, scalar, empty, special_f16, 4 in layout.h5, 7 in complex.h5
 }
 
 TEST_CASE("load_h5 reads chunked and gzip-compressed datasets and names without a leading slash", "[hdf5]") {
@@ -256,7 +270,6 @@ TEST_CASE("load_h5 of an unsupported type is an io_error naming the file, the da
     const std::string file = data_file("unsupported.h5");
     const std::vector<std::pair<const char*, const char*>> cases = {
         {"strings", "fixed-length string"},  {"vlen_strings", "variable-length string"},
-        {"compound", "compound"},            {"complex", "compound"},
         {"enum", "enum"},                    {"vlen", "variable-length sequence"},
         {"uint16", "unsigned 16-bit integer"}, {"uint32", "unsigned 32-bit integer"},
         {"uint64", "unsigned 64-bit integer"}};
@@ -266,6 +279,36 @@ TEST_CASE("load_h5 of an unsupported type is an io_error naming the file, the da
         check_error<io_error>([&] { load_h5(file, name); },
                               {"unsupported.h5", "'/" + name + "'", std::string("type ") + c.second});
     }
+}
+
+TEST_CASE("load_h5 reads h5py's complex64 and complex128: hyperslabs, attributes, typed loads", "[hdf5]") {
+    // The whole datasets (both byte orders, 0-d, special values) are checked with the other dtypes above.
+    const auto expected = expected_values();
+    const std::string file = data_file("complex.h5");
+    check_matches(load_h5(file, "gzip", {Slice(1, 5, 2), Slice(None, None, 2)}), expected.at("complex.h5:/gzip[f]"));
+    check_matches(std::get<TensorBase>(h5_attributes(file, "complex64").at("z")),
+                  expected.at("complex.h5:/complex64@z"));
+    CHECK(load_h5<complex<double>>(file, "be/complex128")(2) == complex<double>(-1, 0));  // a = 2
+    check_error<dtype_error>([&] { load_h5<complex<double>>(file, "complex64"); }, {"complex64", "complex128"});
+}
+
+TEST_CASE("load_h5 of a compound that is not h5py's complex is a dtype_error naming the dataset and its members",
+          "[hdf5]") {
+    const std::vector<std::pair<const char*, const char*>> cases = {
+        {"mixed", "compound {r: 32-bit float, i: 64-bit float}"},
+        {"ints", "compound {r: signed 32-bit integer, i: signed 32-bit integer}"},
+        {"halves", "compound {r: 16-bit float, i: 16-bit float}"},
+        {"three", "compound {r: 32-bit float, i: 32-bit float, x: 32-bit float}"},
+        {"names", "compound {re: 32-bit float, im: 32-bit float}"},
+        {"order", "compound {i: 32-bit float, r: 32-bit float}"}};
+    for (const auto& [name, type] : cases) {
+        INFO(name);
+        check_error<dtype_error>([&] { load_h5(data_file("complex.h5"), name); },
+                                 {"complex.h5", "dataset '/" + std::string(name) + "'", std::string("type ") + type,
+                                  "not h5py's complex"});
+    }
+    check_error<dtype_error>([&] { load_h5(data_file("unsupported.h5"), "compound"); },
+                             {"unsupported.h5", "'/compound'", "compound {a: signed 32-bit integer, b: 64-bit float}"});
 }
 
 TEST_CASE("load_h5 refuses a corrupt bool and an extent overflowing int64, and reads hyperslabs of huge datasets",
@@ -357,6 +400,43 @@ TEST_CASE("save_h5 and load_h5 round-trip every writable dtype, views, 0-d and e
     save_h5(file, "empty", empty<int32_t>({0, 3}));
     CHECK(load_h5(file, "empty").sizes() == IntArray{0, 3});
     CHECK(h5_datasets(file).size() == kWritable.size() + 4);
+}
+
+TEST_CASE("save_h5 writes complex64 and complex128 as h5py's compound {r, i}: views, attributes, the file type",
+          "[hdf5]") {
+    TempDir dir;
+    const std::string file = dir.file("complex.h5");
+    const Tensor<complex<float>> c = complex_rule<float>({4, 6});
+    const auto view = c.index({Slice(1, None, 2), Slice(None, None, 3)}).t();  // non-contiguous
+    save_h5(file, "c64", view);
+    save_h5(file, "c128", complex_rule<double>({}));
+    save_h5(file, "gz", c, H5Options{.chunks = {2, 3}, .compression = 1});
+    CHECK(as_doubles(load_h5<complex<float>>(file, "c64")) == as_doubles(view));
+    CHECK(load_h5<complex<double>>(file, "c128").item() == complex<double>(-2.5, 1));
+    CHECK(as_doubles(load_h5(file, "gz", {Slice(1, 3), 4})) == as_doubles(c.index({Slice(1, 3), 4})));
+    set_h5_attribute(file, "c64", "z", complex_rule<double>({2}));
+    CHECK(as_doubles(std::get<TensorBase>(h5_attributes(file, "c64").at("z"))) ==
+          as_doubles(complex_rule<double>({2})));
+    // The file type, as HDF5 reports it: h5py's {r: <f4, i: <f4} (8 bytes, i at offset 4).
+    const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    REQUIRE(f >= 0);
+    const hid_t d = H5Dopen2(f, "c64", H5P_DEFAULT);
+    const hid_t type = H5Dget_type(d);
+    CHECK(H5Tget_class(type) == H5T_COMPOUND);
+    CHECK(H5Tget_size(type) == 8);
+    REQUIRE(H5Tget_nmembers(type) == 2);
+    for (unsigned i = 0; i < 2; ++i) {
+        char* name = H5Tget_member_name(type, i);
+        CHECK(std::string(name) == (i == 0 ? "r" : "i"));
+        H5free_memory(name);
+        CHECK(H5Tget_member_offset(type, i) == 4 * i);
+        const hid_t member = H5Tget_member_type(type, i);
+        CHECK(H5Tequal(member, H5T_IEEE_F32LE) > 0);
+        H5Tclose(member);
+    }
+    H5Tclose(type);
+    H5Dclose(d);
+    H5Fclose(f);
 }
 
 TEST_CASE("save_h5 writes chunked and gzip-compressed layouts", "[hdf5]") {
@@ -488,6 +568,8 @@ TEST_CASE("tenet writes HDF5 files that h5py reads (python-check protocol; see t
     save_h5(file, "sliced", i32.as<int32_t>().index({Slice(1, None, 2), Slice(None, None, 3)}));
     save_h5(file, "gzip", rule_values(ScalarType::Float32, {20, 30}), H5Options{.chunks = {7, 8}, .compression = 4});
     save_h5(file, "scalar", rule_values(ScalarType::Float64, {}));
+    save_h5(file, "complex/complex64", complex_rule<float>({3, 4}));
+    save_h5(file, "complex/transposed", complex_rule<double>({3, 4}).t());
     set_h5_attribute(file, "gzip", "count", int64_t{7});
     set_h5_attribute(file, "gzip", "scale", 2.5);
     set_h5_attribute(file, "gzip", "name", "tenet");
@@ -502,6 +584,8 @@ TEST_CASE("tenet writes HDF5 files that h5py reads (python-check protocol; see t
           as_doubles(i32.as<int32_t>().index({Slice(1, None, 2), Slice(None, None, 3)})));
     CHECK(as_doubles(load_h5(file, "gzip")) == as_doubles(rule_values(ScalarType::Float32, {20, 30})));
     CHECK(load_h5<double>(file, "scalar").item() == -2.5);
+    CHECK(as_doubles(load_h5(file, "complex/complex64")) == as_doubles(complex_rule<float>({3, 4})));
+    CHECK(as_doubles(load_h5(file, "complex/transposed")) == as_doubles(complex_rule<double>({3, 4}).t()));
     const auto attrs = h5_attributes(file, "gzip");
     CHECK(std::get<int64_t>(attrs.at("count")) == 7);
     CHECK(std::get<std::string>(attrs.at("name")) == "tenet");

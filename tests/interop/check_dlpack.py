@@ -6,12 +6,14 @@ With --device cuda the same checks run on PyTorch CUDA tensors (kDLCUDA), for a 
 by nvcc with tenet's CUDA backend; the device is synchronized after each call into tenet.
 
 PyTorch's capsules (torch.utils.dlpack.to_dlpack) go into tenet's from_dlpack, which doubles the
-elements in place, exports a transposed view, or exports a fresh tensor of row sums; tenet's
-exports come back through torch.utils.dlpack.from_dlpack. Checks shared memory (data pointers,
-writes seen on the other side), values, and lifetimes. Exits nonzero on the first failure.
+elements in place (complex64 and complex128 included), exports a transposed view, or exports a
+fresh tensor of row sums; tenet's exports come back through torch.utils.dlpack.from_dlpack.
+Checks shared memory (data pointers, writes seen on the other side), values, and lifetimes.
+Exits nonzero on the first failure.
 """
 import ctypes
 import sys
+import warnings
 
 import torch
 import torch.utils.dlpack as tdl
@@ -62,11 +64,18 @@ def from_tenet(ptr):
 
 
 dtypes = [torch.float32, torch.float64, torch.float16, torch.bfloat16,
-          torch.int8, torch.uint8, torch.int16, torch.int32, torch.int64]
+          torch.int8, torch.uint8, torch.int16, torch.int32, torch.int64, torch.complex64, torch.complex128]
+
+
+def wide(x):
+    """x's values in float64 (complex128 for complex x), for exact comparisons."""
+    return x.to(torch.complex128) if x.dtype.is_complex else x.double()
 
 
 def layouts(dtype):
     base = torch.arange(24).to(dtype).reshape(4, 6).to(device)
+    if dtype.is_complex:
+        base = base * (1 - 0.5j)  # imaginary parts that differ from the real ones
     return {
         "contiguous": base.clone(),
         "transposed": base.clone().t(),
@@ -79,12 +88,12 @@ def layouts(dtype):
 for dtype in dtypes:
     for name, x in layouts(dtype).items():
         what = f"{dtype} {name}"
-        expected = x.double() * 2
+        expected = wide(x) * 2
         ptr_before = x.data_ptr()
         rc = call(lib.tenet_dlpack_double, x)
         check(rc == 0, f"double {what}: rc {rc}")
         # Doubled in place: the same torch tensor, same memory, now holds 2x (no copy back).
-        check(x.data_ptr() == ptr_before and torch.equal(x.double(), expected), f"double {what}: values {x}")
+        check(x.data_ptr() == ptr_before and torch.equal(wide(x), expected), f"double {what}: values {x}")
 
         if x.dim() == 2:
             out = ctypes.c_void_p()
@@ -118,8 +127,11 @@ for dtype in (torch.float32, torch.int32, torch.float16):
                   f"row sums {dtype} {label}: {s}")
 
 # What tenet refuses comes back as an error, and the capsule keeps (and later frees) the tensor.
-rc = call(lib.tenet_dlpack_double, torch.zeros(2, dtype=torch.complex64, device=device))
-check(rc == 1, f"complex64: expected tenet to refuse it (rc 1), got rc {rc}")
+with warnings.catch_warnings():  # PyTorch 1.13: "ComplexHalf support is experimental"
+    warnings.simplefilter("ignore", UserWarning)
+    chalf = torch.zeros(2, dtype=torch.complex32, device=device)
+rc = call(lib.tenet_dlpack_double, chalf)
+check(rc == 1, f"complex32: expected tenet to refuse it (rc 1), got rc {rc}")
 
 if failures:
     print(f"{len(failures)} check(s) failed")

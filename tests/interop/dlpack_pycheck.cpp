@@ -41,10 +41,11 @@ extern "C" {
 /// Doubles every element of the imported tensor in place (through its own strides).
 int tenet_dlpack_double(DLManagedTensor* m, char* err, size_t len) {
     return with_import(m, err, len, [](const tenet::TensorBase& t) {
-        tenet::visit_dtype(t.dtype(), [&](auto tag) {
+        tenet::visit_dtype_with_complex(t.dtype(), [&](auto tag) {
             using U = typename decltype(tag)::type;
             tenet::Tensor<U> typed = t.as<U>();
-            std::move(typed) = typed * 2;
+            if constexpr (tenet::is_complex_v<U>) std::move(typed) = typed * U(2);
+            else std::move(typed) = typed * 2;
         });
     });
 }
@@ -53,7 +54,7 @@ int tenet_dlpack_double(DLManagedTensor* m, char* err, size_t len) {
 /// keeps the import, and so PyTorch's original, alive).
 int tenet_dlpack_transpose(DLManagedTensor* m, DLManagedTensor** out, char* err, size_t len) {
     return with_import(m, err, len, [out](const tenet::TensorBase& t) {
-        tenet::TensorBase tt = tenet::visit_dtype(t.dtype(), [&](auto tag) -> tenet::TensorBase {
+        tenet::TensorBase tt = tenet::visit_dtype_with_complex(t.dtype(), [&](auto tag) -> tenet::TensorBase {
             using U = typename decltype(tag)::type;
             return t.as<U>().t();
         });

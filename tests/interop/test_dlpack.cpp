@@ -170,8 +170,9 @@ TEST_CASE("dlpack: from_dlpack refuses malformed descriptions before taking owne
         refuse(h, Contains("code 2, bits 32, lanes 4") && Contains("lanes != 1"));
     }
     {
-        Managed h(buf, dl(kDLComplex, 64), {2});
-        refuse(h, Contains("code 5, bits 64") && Contains("no complex"));
+        Managed h(buf, dl(kDLComplex, 32), {2});  // PyTorch's complex32 (torch.chalf)
+        REQUIRE_THROWS_AS(tenet::from_dlpack(&h.m), tenet::dtype_error);
+        refuse(h, Contains("code 5, bits 32") && Contains("no complex32"));
     }
     {
         Managed h(buf, dl(kDLUInt, 16), {2});
@@ -330,6 +331,54 @@ TEST_CASE("dlpack: to_dlpack then from_dlpack shares the memory both ways", "[in
         REQUIRE_FALSE(storage.expired());  // the import holds the export, which holds the storage
     }
     REQUIRE(storage.expired());  // the import's death ran the export's deleter
+}
+
+TEST_CASE("dlpack: complex64 and complex128 are kDLComplex 64 and 128, both ways", "[interop][dlpack]") {
+    using tenet::complex;
+    // DLPack's table (dlpack.h, and PyTorch's DLConvertor): kDLComplex is type code 5, and bits
+    // count the whole (real, imaginary) pair.
+    static_assert(kDLComplex == 5);
+    // Export: a non-contiguous view, [3, 2] of a [4, 6] complex64 tensor, offset 7, strides [6, 2].
+    tenet::Tensor<complex<float>> base = tenet::empty<complex<float>>({4, 6});
+    for (int k = 0; k < 24; ++k) base.data_ptr()[k] = complex<float>(float(k), -0.5f * float(k));
+    auto view = base.index({Slice(1, None, 1), Slice(1, None, 2)}).index({Slice(None, 3)});
+    DLManagedTensor* m = tenet::to_dlpack(view);
+    const DLTensor& d = m->dl_tensor;
+    REQUIRE(int(d.dtype.code) == 5);
+    REQUIRE(int(d.dtype.bits) == 64);
+    REQUIRE(d.dtype.lanes == 1);
+    REQUIRE(std::vector<int64_t>(d.shape, d.shape + 2) == std::vector<int64_t>{3, 3});
+    REQUIRE(std::vector<int64_t>(d.strides, d.strides + 2) == std::vector<int64_t>{6, 2});
+    REQUIRE(d.data == static_cast<void*>(base.data_ptr() + 7));
+    {
+        // And back: the same memory, the same elements, writes seen both ways.
+        auto back = tenet::from_dlpack<complex<float>>(m);
+        REQUIRE(back.strides() == tenet::IntArray{6, 2});
+        REQUIRE(back(2, 1) == complex<float>(21.0f, -10.5f));  // base element 7 + 2 * 6 + 1 * 2
+        back(0, 0) = complex<float>(1.0f, 2.0f);
+        REQUIRE(base.data_ptr()[7] == complex<float>(1.0f, 2.0f));
+    }
+    // Import of a hand-built complex128 tensor (16-byte elements, byte_offset of one element).
+    std::vector<complex<double>> buf(7);
+    for (int k = 0; k < 7; ++k) buf[k] = complex<double>(k, 10 + k);
+    const std::vector<int64_t> strides{2};
+    Managed h(buf.data(), dl(kDLComplex, 128), {3}, &strides, sizeof(complex<double>));
+    {
+        tenet::TensorBase t = tenet::from_dlpack(&h.m);
+        REQUIRE(t.dtype() == tenet::kComplex128);
+        const auto c = t.as<complex<double>>();
+        REQUIRE(c(0) == complex<double>(1, 11));
+        REQUIRE(c(2) == complex<double>(5, 15));
+        DLManagedTensor* again = tenet::to_dlpack(c);
+        REQUIRE(int(again->dl_tensor.dtype.code) == 5);
+        REQUIRE(int(again->dl_tensor.dtype.bits) == 128);
+        again->deleter(again);
+    }
+    REQUIRE(h.deleted == 1);
+    // complex128 bits under kDLFloat are not a complex: refused.
+    Managed f(buf.data(), dl(kDLFloat, 128), {3});
+    TENET_REQUIRE_THROWS(tenet::from_dlpack(&f.m), tenet::dtype_error, Contains("code 2, bits 128"));
+    REQUIRE(f.deleted == 0);
 }
 
 }}  // namespace TENET_TEST_FILE

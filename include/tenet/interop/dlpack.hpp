@@ -69,9 +69,8 @@ inline DLDataType to_dl_dtype(DType d) {
         case ScalarType::BFloat16: return make(kDLBfloat, 16);
         case ScalarType::Float32: return make(kDLFloat, 32);
         case ScalarType::Float64: return make(kDLFloat, 64);
-        case ScalarType::ComplexFloat:
-        case ScalarType::ComplexDouble:
-            fail<dtype_error>("to_dlpack: complex dtypes are not supported yet by tenet's DLPack interop (got ", d, ")");
+        case ScalarType::ComplexFloat: return make(kDLComplex, 64);  // bits of the whole (re, im) pair
+        case ScalarType::ComplexDouble: return make(kDLComplex, 128);
     }
     fail<dtype_error>("to_dlpack: unknown dtype ", d);
 }
@@ -114,7 +113,11 @@ inline DType from_dl_dtype(DLDataType t) {
                 why = "kDLBool takes 8 bits";
                 break;
 #endif
-            case kDLComplex: why = "tenet has no complex dtypes"; break;
+            case kDLComplex:
+                if (t.bits == 64) return kComplex64;
+                if (t.bits == 128) return kComplex128;
+                why = "kDLComplex takes 64 or 128 bits (tenet has no complex32)";
+                break;
             default: break;
         }
     }
@@ -240,7 +243,8 @@ struct Export {
 /// strides, holds a reference to t's storage and owns its shape and strides arrays; its deleter
 /// releases them, and the consumer must call it exactly once. Every dtype but bool (DLPack 0.6
 /// has no boolean type: dtype_error, as PyTorch 1.13's "Bool type is not supported by dlpack");
-/// Half is kDLFloat 16, BFloat16 kDLBfloat 16; CPU is kDLCPU, cuda:N is kDLCUDA with device_id N.
+/// Half is kDLFloat 16, BFloat16 kDLBfloat 16, complex64 and complex128 kDLComplex 64 and 128
+/// (bits of the whole element, as PyTorch's); CPU is kDLCPU, cuda:N is kDLCUDA with device_id N.
 /// A tensor that requires grad is exported as its data (as to_dlpack does; `__dlpack__` refuses).
 inline DLManagedTensor* to_dlpack(const TensorBase& t) {
     using namespace detail::dlpack;
@@ -273,7 +277,7 @@ inline DLManagedTensor* to_dlpack(const TensorBase& t) {
 /// byte_offset bytes after data. On return it owns `m`: m->deleter runs exactly once, when the
 /// last tensor using the memory dies. When it throws, `m` is untouched and still the caller's
 /// (see the file comment for what is checked): value_error for a malformed description,
-/// dtype_error for a dtype tenet lacks (complex, lanes != 1, unsigned wider than 8 bits),
+/// dtype_error for a dtype tenet lacks (complex32, lanes != 1, unsigned wider than 8 bits),
 /// device_error for a device other than CPU or a usable CUDA device.
 inline TensorBase from_dlpack(DLManagedTensor* m) {
     if (m == nullptr) detail::fail<value_error>("from_dlpack: the DLManagedTensor is NULL");

@@ -6,10 +6,14 @@
 // Element types, as h5py maps NumPy's: the integer and IEEE float types of every byte order
 // (HDF5 converts to native order while reading); bool is h5py's enum {FALSE = 0, TRUE = 1} over
 // a 1-byte integer; float16 is h5py's 16-bit float (sign 15, exponent 10..14, mantissa 0..9,
-// bias 15). tenet writes those same types (little-endian). bfloat16 has no HDF5 standard type:
-// writing it is a dtype_error. Everything else (strings, compound, other enums,
-// variable-length, arrays, opaque, references, unsigned 16/32/64-bit integers, which tenet has
-// no dtype for) is an io_error naming the file, the dataset and the type.
+// bias 15); complex64 and complex128 are h5py's compound {r, i} of two float32 or two float64
+// (any byte order, any member offsets: HDF5 converts by member name). tenet writes those same
+// types (little-endian; complex as {r at 0, i after it}). bfloat16 has no HDF5 standard type:
+// writing it is a dtype_error. A compound that is not exactly {r, i} of one float32 or float64
+// type (h5py reads it as a structured array) is a dtype_error naming the file, the dataset and
+// its members. Everything else (strings, other enums, variable-length, arrays, opaque,
+// references, unsigned 16/32/64-bit integers, which tenet has no dtype for) is an io_error
+// naming the file, the dataset and the type.
 //
 // HDF5's own printing of its error stack is switched off while tenet calls it (and restored
 // after): failures are tenet exceptions whose message ends with HDF5's error stack. Every
@@ -60,8 +64,8 @@ struct H5Options {
 };
 
 /// An attribute's value (h5py's attrs[name]): scalar integers read as int64, scalar floats as
-/// double, strings (fixed or variable length) as std::string, everything else (arrays, bools)
-/// as a tensor.
+/// double, strings (fixed or variable length) as std::string, everything else (arrays, bools,
+/// complex scalars: 0-d) as a tensor.
 using H5Attribute = std::variant<int64_t, double, std::string, TensorBase>;
 
 namespace detail::h5 {
@@ -170,6 +174,15 @@ inline Id bool_type(hid_t int8_base, const Where& w) {
     return t;
 }
 
+/// h5py's complex: a compound {r, i} of two `part` floats, i right after r.
+inline Id complex_type(hid_t part, const Where& w) {
+    const size_t size = H5Tget_size(part);
+    Id t = w.check(H5Tcreate(H5T_COMPOUND, 2 * size), H5Tclose, "H5Tcreate");
+    w.check(H5Tinsert(t.get(), "r", 0, part), "H5Tinsert");
+    w.check(H5Tinsert(t.get(), "i", size, part), "H5Tinsert");
+    return t;
+}
+
 /// The HDF5 type of a tenet dtype: in memory (native order; HDF5 converts a file's byte order
 /// to it while reading) or in a file (little-endian, as h5py writes on x86).
 inline Id hdf5_type(ScalarType s, bool in_file, const Where& w) {
@@ -183,10 +196,9 @@ inline Id hdf5_type(ScalarType s, bool in_file, const Where& w) {
         case ScalarType::Float16: return half_type(in_file ? H5T_IEEE_F32LE : H5T_NATIVE_FLOAT, w);
         case ScalarType::Float32: return copy_type(in_file ? H5T_IEEE_F32LE : H5T_NATIVE_FLOAT, w);
         case ScalarType::Float64: return copy_type(in_file ? H5T_IEEE_F64LE : H5T_NATIVE_DOUBLE, w);
+        case ScalarType::ComplexFloat: return complex_type(in_file ? H5T_IEEE_F32LE : H5T_NATIVE_FLOAT, w);
+        case ScalarType::ComplexDouble: return complex_type(in_file ? H5T_IEEE_F64LE : H5T_NATIVE_DOUBLE, w);
         case ScalarType::BFloat16: break;
-        case ScalarType::ComplexFloat:
-        case ScalarType::ComplexDouble:
-            w.fail<dtype_error>("complex dtypes are not supported yet by tenet's HDF5 I/O");
     }
     w.fail<dtype_error>("bfloat16 has no HDF5 standard type (h5py has none either); convert it first, "
                         "e.g. t.to<float>()");
@@ -206,6 +218,26 @@ inline bool is_h5py_bool(hid_t type) {
     return ok;
 }
 
+/// A compound's member names and types, in order ("{a: signed 32-bit integer, b: 64-bit float}"),
+/// for messages (the first 8; nested compounds described the same way).
+inline std::string describe(hid_t type);
+inline std::string describe_members(hid_t type) {
+    const int n = H5Tget_nmembers(type);
+    std::string text = "{";
+    for (int i = 0; i < n; ++i) {
+        if (i == 8) {
+            text += ", ... (" + std::to_string(n) + " members)";
+            break;
+        }
+        char* name = H5Tget_member_name(type, static_cast<unsigned>(i));
+        const hid_t member = H5Tget_member_type(type, static_cast<unsigned>(i));
+        text += (i ? ", " : "") + std::string(name ? name : "?") + ": " + (member >= 0 ? describe(member) : "?");
+        if (name) H5free_memory(name);
+        if (member >= 0) H5Tclose(member);
+    }
+    return text + "}";
+}
+
 /// A reader's description of a type tenet has no dtype for.
 inline std::string describe(hid_t type) {
     const size_t size = H5Tget_size(type);
@@ -215,7 +247,7 @@ inline std::string describe(hid_t type) {
             return (H5Tget_sign(type) == H5T_SGN_NONE ? "unsigned " : "signed ") + bits + " integer";
         case H5T_FLOAT: return bits + " float";
         case H5T_STRING: return H5Tis_variable_str(type) > 0 ? "variable-length string" : "fixed-length string";
-        case H5T_COMPOUND: return "compound";
+        case H5T_COMPOUND: return "compound " + describe_members(type);
         case H5T_ENUM: return "enum (not h5py's bool)";
         case H5T_VLEN: return "variable-length sequence";
         case H5T_ARRAY: return "array";
@@ -225,6 +257,28 @@ inline std::string describe(hid_t type) {
         case H5T_TIME: return "time";
         default: return "unknown type class";
     }
+}
+
+inline std::optional<ScalarType> dtype_for(hid_t type);
+
+/// h5py's complex: exactly two members, "r" then "i", of one float type (float32 or float64).
+inline std::optional<ScalarType> complex_dtype_for(hid_t type) {
+    if (H5Tget_nmembers(type) != 2) return std::nullopt;
+    std::optional<ScalarType> parts[2];
+    bool names = true;
+    for (unsigned i = 0; i < 2; ++i) {
+        char* name = H5Tget_member_name(type, i);
+        names = names && name && std::strcmp(name, i == 0 ? "r" : "i") == 0;
+        if (name) H5free_memory(name);
+        const hid_t member = H5Tget_member_type(type, i);
+        if (member < 0) return std::nullopt;
+        if (H5Tget_class(member) == H5T_FLOAT) parts[i] = dtype_for(member);
+        H5Tclose(member);
+    }
+    if (!names || parts[0] != parts[1]) return std::nullopt;
+    if (parts[0] == ScalarType::Float32) return ScalarType::ComplexFloat;
+    if (parts[0] == ScalarType::Float64) return ScalarType::ComplexDouble;
+    return std::nullopt;  // float16 parts: NumPy and tenet have no complex32
 }
 
 /// The tenet dtype a file type reads as, or nullopt.
@@ -254,8 +308,18 @@ inline std::optional<ScalarType> dtype_for(hid_t type) {
         case H5T_ENUM:
             if (is_h5py_bool(type)) return ScalarType::Bool;
             return std::nullopt;
+        case H5T_COMPOUND: return complex_dtype_for(type);
         default: return std::nullopt;
     }
+}
+
+/// Refuses a type dtype_for has no dtype for: a dtype_error for a compound (a structured
+/// array, not h5py's complex), an io_error for the rest.
+[[noreturn]] inline void fail_no_dtype(hid_t type, const Where& w) {
+    if (H5Tget_class(type) == H5T_COMPOUND)
+        w.fail<dtype_error>("has type ", describe(type), ", which is not h5py's complex (exactly the members r and "
+                            "i, both float32 or both float64): tenet has no dtype for it");
+    w.fail("has type ", describe(type), ", which tenet has no dtype for");
 }
 
 /// The extent of a dataspace (empty for a scalar), refusing a null dataspace. Its product may
@@ -288,7 +352,7 @@ inline void check_bytes(const IntArray& sizes, ScalarType dtype, const Where& w)
 
 /// The C-order host copy of a tensor that is written (views and device tensors copied).
 inline TensorBase host_contiguous(const TensorBase& t) {
-    return visit_dtype(t.dtype(), [&]<class U>(dtype_t<U>) -> TensorBase {
+    return visit_dtype_with_complex(t.dtype(), [&]<class U>(dtype_t<U>) -> TensorBase {
         Tensor<U> typed(t.impl_ptr());
         if (!typed.is_cpu()) typed = typed.cpu();
         return typed.contiguous();
@@ -422,7 +486,7 @@ inline TensorBase read_dataset(const std::string& path, const std::string& name,
     Id dset = open_dataset(file.get(), name, w);
     Id type = w.check(H5Dget_type(dset.get()), H5Tclose, "H5Dget_type");
     const std::optional<ScalarType> dtype = dtype_for(type.get());
-    if (!dtype) w.fail("has type ", describe(type.get()), ", which tenet has no dtype for");
+    if (!dtype) fail_no_dtype(type.get(), w);
     Id space = w.check(H5Dget_space(dset.get()), H5Sclose, "H5Dget_space");
     const IntArray dims = extent(space.get(), w);
     Hyperslab slab;
@@ -499,7 +563,7 @@ inline H5Attribute read_attribute(hid_t attr, const Where& w) {
         w.check(H5Aread(attr, H5T_NATIVE_DOUBLE, &value), "H5Aread");
         return value;
     }
-    if (!dtype) w.fail("has type ", describe(type.get()), ", which tenet has no dtype for");
+    if (!dtype) fail_no_dtype(type.get(), w);
     check_bytes(dims, *dtype, w);
     TensorBase out(make_contiguous_impl(dims, *dtype, Device(DeviceType::CPU)));
     if (out.numel() == 0) return out;
@@ -579,8 +643,10 @@ inline void save_h5(const std::string& path, const std::string& dataset, const T
 }
 
 /// Reads dataset `dataset` of the HDF5 file `path` into a new tensor of the dtype it is stored
-/// as (h5py's `File(path)[dataset][()]`). A missing file or dataset, a file that is not HDF5,
-/// or a type tenet has no dtype for is an io_error naming the file, the dataset and the type.
+/// as (h5py's `File(path)[dataset][()]`; h5py's complex compounds as complex64/complex128). A
+/// missing file or dataset, a file that is not HDF5, or a type tenet has no dtype for is an
+/// io_error naming the file, the dataset and the type; a compound other than h5py's complex is a
+/// dtype_error naming its members.
 inline TensorBase load_h5(const std::string& path, const std::string& dataset) {
     return detail::h5::read_dataset(path, dataset, nullptr, "load_h5");
 }

@@ -253,7 +253,7 @@ inline const char* storage_class(DType dtype) {
         case ScalarType::BFloat16: return "BFloat16Storage";
         case ScalarType::Float32: return "FloatStorage";
         case ScalarType::Float64: return "DoubleStorage";
-        case ScalarType::ComplexFloat: return "ComplexFloatStorage";  // (not loaded yet: storage_dtype)
+        case ScalarType::ComplexFloat: return "ComplexFloatStorage";
         case ScalarType::ComplexDouble: return "ComplexDoubleStorage";
     }
     return "FloatStorage";
@@ -262,7 +262,7 @@ inline bool storage_dtype(std::string_view name, DType& out) {
     static constexpr ScalarType all[] = {ScalarType::Bool,    ScalarType::UInt8,   ScalarType::Int8,
                                          ScalarType::Int16,   ScalarType::Int32,   ScalarType::Int64,
                                          ScalarType::Float16, ScalarType::BFloat16, ScalarType::Float32,
-                                         ScalarType::Float64};
+                                         ScalarType::Float64, ScalarType::ComplexFloat, ScalarType::ComplexDouble};
     for (ScalarType s : all)
         if (name == storage_class(DType(s))) {
             out = DType(s);
@@ -598,6 +598,9 @@ private:
     }
     void set_requires_grad(const TensorBase& t) {
 #if TENET_AUTOGRAD
+        if (t.dtype().is_complex())
+            error("a ", t.dtype(), " tensor that requires grad (tenet has no autograd through complex numbers; "
+                  "save it detached)");
         if (!t.is_floating_point()) error("an integer tensor that requires grad");
         visit_dtype(t.dtype(), [&]<class U>(dtype_t<U>) { t.as<U>().requires_grad_(true); });
 #else
@@ -903,8 +906,9 @@ private:
     }
     void write_tensor(const TensorBase& t) {
         const PickledStorage s = storage_of_(t);
-        bool requires_grad = false;
-        visit_dtype(t.dtype(), [&]<class U>(dtype_t<U>) { requires_grad = t.as<U>().requires_grad(); });
+        bool requires_grad = false;  // a complex tensor never requires grad in tenet
+        if (!t.dtype().is_complex())
+            visit_dtype(t.dtype(), [&]<class U>(dtype_t<U>) { requires_grad = t.as<U>().requires_grad(); });
         out_ += "ctorch._utils\n_rebuild_tensor_v2\n((";
         write_string("storage");
         out_ += "ctorch\n";

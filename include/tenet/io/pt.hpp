@@ -10,8 +10,11 @@
 // Devices: a storage saved from CUDA carries the location "cuda:N"; load puts every storage in
 // host memory (as torch.load(..., map_location='cpu')). save copies a device storage to the host
 // first and records its device as location, as torch.save does.
+// Every tenet dtype, complex64 and complex128 included (torch.ComplexFloatStorage and
+// ComplexDoubleStorage: the (real, imaginary) pairs, as torch.save writes them).
 // requires_grad is written, and restored on load (a build without autograd, TENET_AUTOGRAD=0,
-// loads such tensors without it). Backward hooks and the state_dict's `_metadata` (module
+// loads such tensors without it); a complex tensor that requires grad is an io_error on load,
+// as tenet has no autograd through complex numbers. Backward hooks and the state_dict's `_metadata` (module
 // versions) are not kept: a tensor with hooks is refused; `_metadata` is read and dropped.
 // Records are read straight into the new storage and written straight from the tensors'
 // storages (no intermediate copy). The storage records' CRCs are not checked on load (torch.load
