@@ -33,4 +33,34 @@ void check_close(const Golden& expected, const Tensor<R>& actual, double rtol_sc
     }
 }
 
+/// The product cases ("product" rows) of complex_linalg_cases.txt (tests/golden/gen_complex_linalg.py)
+/// with their operands on `device`, each against PyTorch's values; how many ran.
+inline int check_products(const golden::GoldenFile& file, Device device) {
+    int n = 0;
+    for (const golden::Case& c : file.cases) {
+        if (c.kind != "case" || c.op != "product") continue;
+        INFO(c.line.substr(0, 120));
+        const auto run = [&]<class T>() {
+            const std::string op = c.arg("op");
+            Tensor<T> a = golden::host_tensor<T>(file.inputs.at(c.arg("a"))).to(device);
+            const Tensor<T> b = golden::host_tensor<T>(file.inputs.at(c.arg("b"))).to(device);
+            if (c.arg("ta") == "1") a = a.transpose(-2, -1);  // a strided view, read in place
+            Tensor<T> r;
+            if (op == "mm") r = mm(a, b);
+            else if (op == "bmm") r = bmm(a, b);
+            else if (op == "matmul") r = matmul(a, b);
+            else if (op == "mv") r = mv(a, b);
+            else if (op == "dot") r = dot(a, b);
+            else if (op == "vdot") r = vdot(a, b);
+            else FAIL("unknown op " << op);
+            CHECK(r.device() == a.device());  // where the operands are
+            check_close(golden::parse_part(c.parts.at(0)), r.cpu(), 10.0);
+        };
+        if (file.inputs.at(c.arg("a")).dtype == "complex64") run.template operator()<complex<float>>();
+        else run.template operator()<complex<double>>();
+        ++n;
+    }
+    return n;
+}
+
 }  // namespace complex_golden

@@ -88,24 +88,6 @@ void check_multiset(const Golden& expected, const Tensor<C>& got) {
 // ---- One instantiation per element type ----------------------------------------------------
 
 template <class T>
-void run_product(const Case& c) {
-    const std::string op = c.arg("op");
-    Tensor<T> a = golden::host_tensor<T>(input_of(c, "a"));
-    const Tensor<T> b = golden::host_tensor<T>(input_of(c, "b"));
-    if (c.arg("ta") == "1") a = a.transpose(-2, -1);  // a strided view, read in place
-    const Golden expected = golden::parse_part(c.parts.at(0));
-    Tensor<T> r;
-    if (op == "mm") r = mm(a, b);
-    else if (op == "bmm") r = bmm(a, b);
-    else if (op == "matmul") r = matmul(a, b);
-    else if (op == "mv") r = mv(a, b);
-    else if (op == "dot") r = dot(a, b);
-    else if (op == "vdot") r = vdot(a, b);
-    else FAIL("unknown op " << op);
-    check_close(expected, r, 10.0);
-}
-
-template <class T>
 void run_decomp(const Case& c) {
     const std::string op = c.arg("op");
     const Golden expected = golden::parse_part(c.parts.at(0));
@@ -182,16 +164,7 @@ void run_decomp(const Case& c) {
 }  // namespace
 
 TEST_CASE("complex linalg: matmul, mm, bmm, mv, dot and vdot as PyTorch", "[complex][linalg]") {
-    int n = 0;
-    for (const Case& c : cases().cases) {
-        if (c.kind != "case" || c.op != "product") continue;
-        INFO(c.line.substr(0, 120));
-        const std::string dtype = input_of(c, "a").dtype;
-        if (dtype == "complex64") run_product<c64>(c);
-        else run_product<c128>(c);
-        ++n;
-    }
-    CHECK(n == 34);
+    CHECK(complex_golden::check_products(cases(), Device("cpu")) == 34);
     // vdot conjugates its first operand; dot does not.
     const Tensor<c64> x = tensor({c64(1, 2), c64(2, -1)}), y = tensor({c64(3, 1), c64(0, 1)});
     CHECK(vdot(x, y).item() == c64(4, -3));

@@ -8,6 +8,8 @@
 #include <catch2/catch.hpp>
 #include <tenet/tenet.hpp>
 
+#include "../complex/complex_golden.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
@@ -57,6 +59,12 @@ TEST_CASE("device matmul: operands on different devices and host-only linear alg
     CHECK_THROWS_AS(einsum("ij,jk->ik", {a, a}), device_error);
     // Shape errors come first, as on the host.
     CHECK_THROWS_AS(mm(a, ones({3, 2}, "cuda")), shape_error);
+}
+
+TEST_CASE("device matmul: complex mm, bmm, matmul, mv, dot and vdot as PyTorch (cuBLAS's C/Zgemm on a GPU)") {
+    // The host's product cases (tests/complex/test_complex_linalg.cpp), their operands on the device.
+    const golden::GoldenFile& file = golden::cached(__FILE__, "../complex/complex_linalg_cases.txt");
+    CHECK(complex_golden::check_products(file, Device("cuda")) == 34);
 }
 
 }}  // namespace TENET_TEST_FILE

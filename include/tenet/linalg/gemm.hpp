@@ -247,13 +247,8 @@ void gemm_on(Device device, int64_t m, int64_t n, int64_t k, T alpha, MatRef<T> 
              int64_t ldc) {
     if (device.is_cpu()) return gemm<T>(m, n, k, alpha, A, B, beta, c, ldc);
 #if TENET_DEVICE_EVALUATOR
-    if constexpr (is_complex_v<T>) {
-        fail<device_error>("matmul: complex matrix products run on the host only in tenet (got ", dtype_of<T>.name(),
-                           " tensors on ", device, "); move the operands with .cpu()");
-    } else {
-        DeviceGuard guard(device);
-        device_gemm<T>(m, n, k, alpha, A, B, beta, c, ldc);
-    }
+    DeviceGuard guard(device);
+    device_gemm<T>(m, n, k, alpha, A, B, beta, c, ldc);
 #else
     no_device_evaluator("matmul", device);
 #endif

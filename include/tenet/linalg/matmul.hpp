@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "tenet/core/static_shape.hpp"
+#include "tenet/expr/complex.hpp"
 #include "tenet/linalg/common.hpp"
 
 namespace tenet::inline TENET_ABI {
@@ -218,7 +219,10 @@ Tensor<T> dot_impl(const Tensor<T>& a, const Tensor<T>& b, const char* op) {
     Tensor<T> out = new_tensor<T>({}, a.device());
     if (!a.is_cpu()) {  // a 1 x n by n x 1 product
         if (a.is_meta()) return out;
-        if constexpr (Conj && is_complex_v<T>) fail<device_error>(op, ": complex vdot runs on the host only in tenet");
+        if constexpr (Conj && is_complex_v<T>) {  // the conjugate first, on the device
+            const Tensor<T> ca = conj(a);
+            return dot_impl<false>(ca, b, op);
+        }
         const MatRef<T> row{data_at(a, a.storage_offset()), 1, a.numel(), a.numel(), a.strides()[0]};
         const MatRef<T> col{data_at(b, b.storage_offset()), b.numel(), 1, b.strides()[0], 1};
         gemm_on<T>(a.device(), 1, 1, a.numel(), T(1), row, col, T(0), out.data_ptr(), 1);

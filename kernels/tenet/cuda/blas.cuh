@@ -2,15 +2,15 @@
 // Matrix products on a device (linalg/gemm.hpp's device_gemm): C = alpha A B + beta C with A
 // (m x k) and B (k x n) strided matrices and C row-major with leading dimension ldc.
 //
-//  - float and double under CUDA: cuBLAS (link CUDA::cublas; define TENET_NO_CUBLAS to use the
-//    Thrust kernel below instead). Row-major C = A B is column-major C^T = B^T A^T, so
-//    the operands are passed swapped; a matrix with unit column stride is row-major (no
-//    transpose), one with unit row stride column-major (transposed), anything else is packed
-//    first. One handle per device, created on first use.
+//  - float, double, complex64 and complex128 under CUDA: cuBLAS's S/D/C/Zgemm (link CUDA::cublas;
+//    define TENET_NO_CUBLAS to use the Thrust kernel below instead). Row-major C = A B is
+//    column-major C^T = B^T A^T, so the operands are passed swapped; a matrix with unit column
+//    stride is row-major (no transpose), one with unit row stride column-major (transposed),
+//    anything else is packed first. One handle per device, created on first use.
 //  - integers (cuBLAS has no integer GEMM; PyTorch's CUDA matmul refuses them, tenet keeps the
 //    host's exact wrapping products) and every type under the host emulation: a Thrust kernel,
 //    one result element per index, accumulating in uint64_t for integers (wrapping as the
-//    host's integer_gemm) and in T for floating types.
+//    host's integer_gemm) and in T for floating and complex types.
 
 #include "tenet/config.hpp"
 #include <cstdint>
@@ -87,6 +87,21 @@ detail::MatRef<T> packed_rows(const detail::MatRef<T>& m, TensorBase& scratch) {
     return {static_cast<const T*>(detail::first_byte(scratch)), m.rows, m.cols, m.cols, 1};
 }
 
+/// T as cuBLAS names it: tenet::complex has cuComplex's and cuDoubleComplex's layout (two parts,
+/// aligned to both).
+template <class T>
+struct CublasType {
+    using type = T;
+};
+template <>
+struct CublasType<complex<float>> {
+    using type = cuComplex;
+};
+template <>
+struct CublasType<complex<double>> {
+    using type = cuDoubleComplex;
+};
+
 template <class T>
 void cublas_gemm(int64_t m, int64_t n, int64_t k, T alpha, detail::MatRef<T> A, detail::MatRef<T> B, T beta, T* c,
                  int64_t ldc) {
@@ -105,14 +120,18 @@ void cublas_gemm(int64_t m, int64_t n, int64_t k, T alpha, detail::MatRef<T> A, 
     const cublasOperation_t op_b = lb.col_major ? CUBLAS_OP_T : CUBLAS_OP_N;
     const cublasOperation_t op_a = la.col_major ? CUBLAS_OP_T : CUBLAS_OP_N;
     const auto I = [](int64_t v) { return static_cast<int>(v); };
-    if constexpr (std::is_same_v<T, float>)
-        check_cublas(cublasSgemm(cublas_handle(), op_b, op_a, I(n), I(m), I(k), &alpha, B.data, I(lb.ld), A.data,
-                                 I(la.ld), &beta, c, I(ldc)),
+    using U = typename CublasType<T>::type;
+    const U* a = reinterpret_cast<const U*>(A.data);
+    const U* b = reinterpret_cast<const U*>(B.data);
+    const auto gemm = [&](auto f) {
+        check_cublas(f(cublas_handle(), op_b, op_a, I(n), I(m), I(k), reinterpret_cast<const U*>(&alpha), b, I(lb.ld),
+                       a, I(la.ld), reinterpret_cast<const U*>(&beta), reinterpret_cast<U*>(c), I(ldc)),
                      "matmul");
-    else
-        check_cublas(cublasDgemm(cublas_handle(), op_b, op_a, I(n), I(m), I(k), &alpha, B.data, I(lb.ld), A.data,
-                                 I(la.ld), &beta, c, I(ldc)),
-                     "matmul");
+    };
+    if constexpr (std::is_same_v<T, float>) gemm(cublasSgemm);
+    else if constexpr (std::is_same_v<T, double>) gemm(cublasDgemm);
+    else if constexpr (std::is_same_v<T, complex<float>>) gemm(cublasCgemm);
+    else gemm(cublasZgemm);
 }
 #endif
 
@@ -124,7 +143,8 @@ template <class T>
 void device_gemm(int64_t m, int64_t n, int64_t k, T alpha, MatRef<T> A, MatRef<T> B, T beta, T* c, int64_t ldc) {
     if (m == 0 || n == 0) return;
 #if defined(TENET_USE_CUBLAS)
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, complex<float>> ||
+                  std::is_same_v<T, complex<double>>) {
         constexpr int64_t kIntMax = 2147483647;
         if (m <= kIntMax && n <= kIntMax && k <= kIntMax && k > 0) {
             kernels::launch_counter().fetch_add(1, std::memory_order_relaxed);
