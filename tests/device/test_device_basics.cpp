@@ -140,15 +140,23 @@ TEST_CASE("device: a seed gives the same random numbers on the host and on the d
         const auto hu = rand({7, 9}, kFloat64);
         const auto hi = randint(-5, 17, {100});
         const auto hn = normal(2.0, 3.0, {33});
+        const auto hc = randn({40}, kComplex64);
+        const auto hz = randn_like(ones({3, 5}, kComplex128));
         manual_seed(seed);
         const auto d = randn({1000}, "cuda");
         const auto du = rand({7, 9}, kFloat64, "cuda");
         const auto di = randint(-5, 17, {100}, "cuda");
         const auto dn = normal(2.0, 3.0, {33}, "cuda");
+        const auto dc = randn({40}, kComplex64, "cuda");
+        const auto dz = randn_like(ones({3, 5}, kComplex128, "cuda"));
         CHECK(values(d) == values(h));
         CHECK(values(du) == values(hu));
         CHECK(values(di) == values(hi));
         CHECK(values(dn) == values(hn));
+        CHECK(dc.is_cuda());
+        CHECK(dz.is_cuda());
+        CHECK(values(dc) == values(hc));
+        CHECK(values(dz) == values(hz));
     }
     // Element i depends only on (seed, offset, i): one launch over 5000 or two over parts agree.
     Generator g1(7), g2(7);

@@ -246,20 +246,6 @@ void fill_random(const Tensor<T>& t, Generator& gen, const Element& element) {
     for (int64_t i = 0; i < n; ++i) out[i] = element(s, i);
 }
 
-/// Fills the dense complex tensor t with complex standard normal values (ComplexNormalElement),
-/// on the host only (a device tensor throws device_error naming op).
-template <class T>
-void fill_complex_normal(const Tensor<T>& t, Generator& gen, const char* op) {
-    if (t.is_meta()) return;  // as fill_random
-    if (!t.is_cpu())
-        fail<device_error>(op, ": complex random numbers are drawn on the host only in tenet (got ", dtype_of<T>.name(),
-                           " on ", t.device(), ")");
-    const PhiloxState s = gen.reserve(static_cast<uint64_t>(t.numel()));
-    T* out = t.data_ptr();
-    const ComplexNormalElement<T> element;
-    for (int64_t i = 0; i < t.numel(); ++i) out[i] = element(s, i);
-}
-
 /// A contiguous tensor of the given sizes, filled by `element`.
 template <class T, class Element>
 Tensor<T> random_fill(const IntArray& sizes, Generator& gen, TensorOptions options, const Element& element) {
@@ -373,13 +359,11 @@ Tensor<T> rand(const IntArray& sizes, Generator& gen, dtype_t<T>, TensorOptions 
 
 /// Standard normal values (float32 unless T is given; floating T only, else dtype_error). A
 /// complex T (complex64, complex128) draws as PyTorch's: real and imaginary parts independent,
-/// each of variance 1/2 (on the host only; PyTorch's exact stream is not reproduced).
+/// each of variance 1/2, on the host and on devices (PyTorch's exact stream is not reproduced).
 template <class T = float>
 Tensor<T> randn(const IntArray& sizes, Generator& gen, TensorOptions options = {}) {
     if constexpr (is_complex_v<T>) {
-        Tensor<T> t = empty<T>(sizes, options);
-        detail::fill_complex_normal(t, gen, "randn");
-        return t;
+        return detail::random_fill<T>(sizes, gen, options, detail::ComplexNormalElement<T>{});
     } else if constexpr (!FloatingElement<T>) {
         detail::fail_not_floating<T>("randn");
     } else {
@@ -494,13 +478,11 @@ Tensor<T> rand_like(const Tensor<T>& t) {
     return rand_like(t, default_generator());
 }
 /// Standard normal values with t's sizes, dtype, device and memory order (floating t only; a
-/// complex t draws as randn does: each part N(0, 1/2), on the host only).
+/// complex t draws as randn does: each part N(0, 1/2)).
 template <class T>
 Tensor<T> randn_like(const Tensor<T>& t, Generator& gen) {
     if constexpr (is_complex_v<T>) {
-        Tensor<T> r = empty_like(t);
-        detail::fill_complex_normal(r, gen, "randn_like");
-        return r;
+        return detail::random_fill_like(t, gen, detail::ComplexNormalElement<T>{});
     } else if constexpr (!FloatingElement<T>) {
         detail::fail_not_floating<T>("randn_like");
     } else {
