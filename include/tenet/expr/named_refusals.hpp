@@ -20,6 +20,7 @@ namespace tenet::inline TENET_ABI::detail {
 /// Set while the autograd engine computes gradients (engine.hpp): the derivative formulas use
 /// where on the saved, maybe named, inputs, which is tenet's arithmetic rather than the user's
 /// call (PyTorch's gradients of relu, clamp, pow, prod, std, ... on named inputs are computed).
+/// (A tensor hook that runs during backward is not refused either: a hook's gradients are unnamed.)
 inline thread_local bool named_refusals_off = false;
 
 /// Sets named_refusals_off for its lifetime.
