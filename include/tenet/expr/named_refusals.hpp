@@ -35,47 +35,52 @@ private:
     bool previous_;
 };
 
-/// The aten name under which PyTorch refuses op node N on named operands, or nullptr.
-template <class N>
-constexpr const char* named_refusal_of() {
-    if constexpr (expr::arity_v<N> <= 0) {
-        return nullptr;
-    } else {
-        return []<size_t... I>(std::index_sequence<I...>) -> const char* {
-            using Op = expr::op_t<N>;
-            if constexpr (requires { Op::template named_refusal<expr::operand_t<I, N>...>; })
-                return Op::template named_refusal<expr::operand_t<I, N>...>;
-            else
-                return nullptr;
-        }(std::make_index_sequence<static_cast<size_t>(expr::arity_v<N>)>{});
-    }
-}
+/// Op's named_refusal over operand node types Operands..., or nullptr. (Traits, not `if constexpr
+/// (requires ...)` in a function: nvcc 13 instantiates that discarded branch.)
+template <class Op, class... Operands>
+struct op_named_refusal {
+    static constexpr const char* value = nullptr;
+};
+template <class Op, class... Operands>
+    requires requires { Op::template named_refusal<Operands...>; }
+struct op_named_refusal<Op, Operands...> {
+    static constexpr const char* value = Op::template named_refusal<Operands...>;
+};
 
-/// Whether a node of expression N is a refused op.
+/// For expression node N: `op`, the aten name under which PyTorch refuses N's own op on named
+/// operands (nullptr if it does not), and `any`, whether N or a node under it is refused.
+template <class N, class = void>
+struct node_named_refusal {  // a number or a leaf
+    static constexpr const char* op = nullptr;
+    static constexpr bool any = false;
+};
 template <class N>
-constexpr bool has_named_refusal() {
-    if constexpr (expr::arity_v<N> <= 0) {
-        return false;
-    } else {
-        return named_refusal_of<N>() != nullptr ||
-               []<size_t... I>(std::index_sequence<I...>) {
-                   return (has_named_refusal<expr::operand_t<I, N>>() || ...);
-               }(std::make_index_sequence<static_cast<size_t>(expr::arity_v<N>)>{});
+struct node_named_refusal<N, std::enable_if_t<(expr::arity_v<N> > 0)>> {
+    template <size_t... I>
+    static constexpr const char* op_of(std::index_sequence<I...>) {
+        return op_named_refusal<expr::op_t<N>, expr::operand_t<I, N>...>::value;
     }
-}
+    template <size_t... I>
+    static constexpr bool under(std::index_sequence<I...>) {
+        return (node_named_refusal<expr::operand_t<I, N>>::any || ...);
+    }
+    static constexpr const char* op = op_of(std::make_index_sequence<expr::arity_v<N>>{});
+    static constexpr bool any = op != nullptr || under(std::make_index_sequence<expr::arity_v<N>>{});
+};
 
 /// Throws PyTorch's "aten::... is not yet supported with named tensors" for the innermost
 /// refused op of `n` that has a named leaf under it (its own operands, not the rest of the
 /// expression). Called only once some tensor is named.
 template <class N>
 void refuse_named_ops(const N& n) {
-    if constexpr (has_named_refusal<N>()) {
+    using R = node_named_refusal<N>;
+    if constexpr (R::any) {
         if (named_refusals_off) return;
         expr::for_each_operand(n, [](const auto& operand, auto) { refuse_named_ops(operand); });
-        if constexpr (constexpr const char* op = named_refusal_of<N>(); op != nullptr) {
+        if constexpr (R::op != nullptr) {
             bool named = false;
             n.for_each_leaf([&](const auto& leaf) { named = named || leaf.impl().names != nullptr; });
-            if (named) fail_named_unsupported(op);
+            if (named) fail_named_unsupported(R::op);
         }
     }
 }
