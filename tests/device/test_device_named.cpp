@@ -39,6 +39,11 @@ TEST_CASE("device named: creation, expressions and in-place writes name device t
     Tensor<float> w = zeros({2, 3}, Device("cuda"));
     w.add_(x);
     CHECK(names_of(w) == "('N', 'C')");
+    // where has no name inference (PyTorch refuses it on named operands), the add after it has.
+    CHECK_THROWS_AS(Tensor<float>(where(x > 2, x, 0.0f)), value_error);
+    const Tensor<float> v = where(x.rename(std::nullopt) > 2, 1.0f, 0.0f) + x;
+    CHECK(names_of(v) == "('N', 'C')");
+    CHECK(v.to_vector() == std::vector<float>{0, 1, 2, 4, 5, 6});
 }
 
 TEST_CASE("device named: reductions, softmax, views, products and copies keep PyTorch's names") {

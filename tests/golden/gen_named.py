@@ -176,6 +176,21 @@ CASES = {
     "masked_fill": lambda: x().masked_fill(x() > 2, 0.0),
     "index_put": lambda: x().index_put_((torch.tensor([0]),), torch.tensor(1.0)),
     "index_mask": lambda: x()[x() > 1],
+    # where and lerp have no name inference: refused when one of their own operands is named
+    # (the refuse_ cases' messages are compared whole), not when a name is elsewhere in the expression.
+    "refuse_where_a": lambda: torch.where(u() > 2, x(), u()),
+    "refuse_where_cond": lambda: torch.where(x() > 2, u(), u()),
+    "refuse_where_b": lambda: torch.where(u() > 2, u(), x()),
+    "refuse_where_scalar": lambda: torch.where(u() > 2, x(), 0.0),
+    "refuse_where_sum": lambda: torch.where(u() > 2, x(), u()).sum(),
+    "refuse_lerp_scalar": lambda: torch.lerp(x(), u(), 0.5),
+    "refuse_lerp_end": lambda: torch.lerp(u(), x(), u() / 10),
+    "refuse_lerp_weight": lambda: torch.lerp(u(), u(), x() / 10),
+    "lerp_inplace": lambda: x().lerp_(u(), 0.5),
+    "where_then_add": lambda: torch.where(u() > 2, u(), 0.0) + x(),
+    "where_then_add_sum": lambda: (torch.where(u() > 2, u(), 0.0) + x()).sum("C"),
+    "lerp_then_mul": lambda: torch.lerp(u(), u() * 2, 0.25) * x(),
+    "threshold": lambda: torch.nn.functional.threshold(x(), 2.0, -1.0),
 }
 
 # Sizes and strides by name (ints, written as a 1-element tensor)
@@ -216,6 +231,8 @@ def grads():
         "grad_transpose": lambda n: (n.transpose("N", "C") * w6.t()).sum(),
         "grad_std": lambda n: n.std("C").sum(),
         "grad_flatten": lambda n: (n.flatten(["N", "C"], "F") * torch.arange(6.)).sum(),
+        "grad_prod": lambda n: n.prod("C").sum(),
+        "grad_threshold": lambda n: torch.nn.functional.threshold(n, 0.3, 0.0).sum(),
     }
     for cid, f in ops.items():
         a = (torch.arange(6.).reshape(2, 3) / 7).requires_grad_()

@@ -328,6 +328,8 @@ struct Derivative<fn::Where> {
         else return where(n.a, 0, g);
     }
 };
+template <>
+struct Derivative<fn::ComposedWhere> : Derivative<fn::Where> {};
 
 // ---- Pushing a gradient from the root to one leaf -------------------------------------
 

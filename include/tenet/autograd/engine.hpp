@@ -20,6 +20,7 @@
 #include "tenet/backend/device/device_copy.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/backend/host/evaluate.hpp"
+#include "tenet/expr/named_refusals.hpp"
 #include "tenet/expr/node.hpp"
 #include "tenet/expr/operators.hpp"
 
@@ -294,6 +295,8 @@ TENET_FIXED void run_backward(std::span<const TensorBase> roots, std::span<const
                               const BackwardOptions& options) {
     // The backward computations are recorded only under create_graph.
     AutoGradMode grad_mode(options.create_graph);
+    // The derivative formulas' where()s read the saved inputs, maybe named: not the user's where.
+    detail::NamedRefusalsOff refusals_off;
     const bool retain_graph = options.retain_graph;
 
     // Every node reachable from the roots, in discovery order, with how many edges from the

@@ -68,7 +68,7 @@ auto celu(const A& x, double alpha = 1.0) {
 template <expr::TensorOperand A>
 auto threshold(const A& x, double threshold, double value) {
     detail::check_floating_activation<A>();
-    return where(x <= threshold, value, x);
+    return detail::composed_where(x <= threshold, value, x);
 }
 
 } // namespace tenet::inline TENET_ABI

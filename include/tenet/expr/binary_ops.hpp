@@ -323,6 +323,9 @@ TENET_LOGICAL_FUNCTOR(LogicalXor, "logical_xor", !=)
 /// lerp(start, end, weight) = start + weight * (end - start), PyTorch's two-sided formula.
 struct Lerp {
     static constexpr const char* name = "lerp";
+    /// PyTorch has no name inference for lerp (expr/named_refusals.hpp).
+    template <class A, class B, class W>
+    static constexpr const char* named_refusal = W::is_scalar ? "aten::lerp.Scalar" : "aten::lerp.Tensor";
     template <class A, class B, class W>
     using common_t = std::conditional_t<W::is_scalar,
                                         promote_scalar_t<promote_t<typename A::value_type, typename B::value_type>,
@@ -356,6 +359,15 @@ struct Where {
                       "tenet: where expected condition to be a boolean tensor (as in PyTorch)");
         return cond ? convert<C>(a) : convert<C>(b);
     }
+    /// PyTorch has no name inference for where (expr/named_refusals.hpp).
+    template <class...>
+    static constexpr const char* named_refusal = "aten::where.self";
+};
+/// where inside tenet's compositions of ops that PyTorch names (masked_fill, threshold,
+/// kl_div): the same, never refused on named operands.
+struct ComposedWhere : Where {
+    template <class...>
+    static constexpr const char* named_refusal = nullptr;
 };
 
 }  // namespace fn
@@ -524,6 +536,14 @@ auto where(C&& condition, A&& a, B&& b) {
                   "tenet: where expected condition to be a boolean tensor (as in PyTorch)");
     return expr::make_ternary<fn::Where>(std::forward<C>(condition), std::forward<A>(a), std::forward<B>(b));
 }
+
+namespace detail {
+/// where() for tenet's own ops that PyTorch names (fn::ComposedWhere): names flow through it.
+template <expr::TensorOperand C, expr::Operand A, expr::Operand B>
+auto composed_where(C&& condition, A&& a, B&& b) {
+    return expr::make_ternary<fn::ComposedWhere>(std::forward<C>(condition), std::forward<A>(a), std::forward<B>(b));
+}
+}  // namespace detail
 
 // =====================================================================================
 // Methods of Tensor and of expressions (declared in core/value_methods.hpp)

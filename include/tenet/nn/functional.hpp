@@ -457,7 +457,7 @@ Tensor<T> kl_div(const Tensor<T>& input, const detail::Same<T>& target, std::str
     const auto r = batchmean ? detail::Reduction::Sum : detail::parse_reduction(reduction, "kl_div");
     Tensor<T> loss = log_target
                          ? detail::reduce_loss<T>(exp(target) * (target - input), r)
-                         : detail::reduce_loss<T>(where(target == 0, 0, target * log(target)) - target * input, r);
+                         : detail::reduce_loss<T>(detail::composed_where(target == 0, 0, target * log(target)) - target * input, r);
     if (batchmean && input.dim() > 0)
         return Tensor<T>(loss / static_cast<double>(input.size(0)));
     return loss;

@@ -88,13 +88,13 @@ inline Tensor<int64_t> device_mask_positions(const IntArray& shape, const Tensor
 template <class T, Scalar S>
 Tensor<T> masked_fill(const Tensor<T>& x, const Tensor<bool>& mask, S value) {
     detail::broadcast_shapes(x.sizes(), mask.sizes(), "masked_fill");
-    return Tensor<T>(where(mask, full<T>({}, convert<T>(value), TensorOptions().device(x.device())), x));
+    return Tensor<T>(detail::composed_where(mask, full<T>({}, convert<T>(value), TensorOptions().device(x.device())), x));
 }
 /// value: a 0-d tensor (converted to T); its gradient is the sum of the result's where mask holds.
 template <class T, class V>
 Tensor<T> masked_fill(const Tensor<T>& x, const Tensor<bool>& mask, const Tensor<V>& value) {
     detail::broadcast_shapes(x.sizes(), mask.sizes(), "masked_fill");
-    return Tensor<T>(where(mask, detail::masked_fill_value<T>(value, "masked_fill"), x));
+    return Tensor<T>(detail::composed_where(mask, detail::masked_fill_value<T>(value, "masked_fill"), x));
 }
 
 /// Tensor.masked_fill_: mask must broadcast to x's own shape.

@@ -125,11 +125,14 @@ template <class X>
 using input_t = typename expr::node_t<X>::value_type;
 
 /// The names of x (a tensor, or an expression: its leaves' names unified), or nullopt when
-/// nothing in it is named (core/name_inference.hpp).
+/// nothing in it is named (core/name_inference.hpp); an op of x that PyTorch refuses on named
+/// operands throws.
 template <class X>
 std::optional<DimnameList> operand_names(const X& x) {
-    if constexpr (TensorExpression<X>) return broadcast_names(expr::leaf_tensors(x));
-    else if (const DimnameList* n = names_ptr(x)) return *n;
+    if constexpr (TensorExpression<X>) {
+        refuse_named_ops(x);  // sum(where(c, named, b)): the where is refused (expr/named_refusals.hpp)
+        return broadcast_names(expr::leaf_tensors(x));
+    } else if (const DimnameList* n = names_ptr(x)) return *n;
     else return std::nullopt;
 }
 /// Whether x (a tensor or an expression's leaves) has names: a flag test until any tensor does.

@@ -31,6 +31,7 @@
 #include "tenet/backend/host/strided_loop.hpp"
 #include "tenet/core/tensor.hpp"
 #include "tenet/expr/functors.hpp"
+#include "tenet/expr/named_refusals.hpp"
 #include "tenet/expr/node.hpp"
 
 namespace tenet::inline TENET_ABI::expr {
@@ -432,8 +433,8 @@ void run_on_device_of(const Tensor<T>& dst, const E& e) {
 #endif
 }
 
-/// run_assign with names: infers the result's names (nullopt: none, false returned), evaluates,
-/// names the result (below).
+/// run_assign with names: refuses the ops PyTorch has no name inference for, infers the result's
+/// names (nullopt: none, false returned), evaluates, names the result (below).
 template <class T, class E>
 bool run_assign_named(Tensor<T>& dst, const E& e, AssignMode mode);
 
@@ -486,6 +487,7 @@ void run_assign(Tensor<T>& dst, const E& e, AssignMode mode, bool names_done = f
 
 template <class T, class E>
 [[gnu::noinline, gnu::cold]] bool run_assign_named(Tensor<T>& dst, const E& e, AssignMode mode) {
+    refuse_named_ops(e);  // where, lerp, ... on named operands
     std::optional<DimnameList> names = result_names(dst, expr::leaf_tensors(e), mode == AssignMode::Fresh);
     if (!names) return false;
     run_assign(dst, e, mode, true);
