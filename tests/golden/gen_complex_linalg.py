@@ -153,7 +153,7 @@ for dt in (torch.complex64, torch.complex128):
     h = randn(2, 3, 3, dtype=dt)
     add_input(f"hpd_{t}", h @ h.mH + torch.eye(3, dtype=dt))  # Hermitian positive-definite, batched
     s = randn(2, 3, dtype=dt)
-    add_input(f"sing_{t}", torch.cat([s, s[:1]]))  # rows 0 and 2 equal: an exactly zero pivot
+    add_input(f"sing_{t}", torch.cat([s, torch.zeros(1, 3, dtype=dt)]))  # a zero row: an exactly zero pivot
     add_input(f"ltall_{t}", randn(2, 5, 3, dtype=dt))
     add_input(f"lrhs_{t}", randn(2, 5, 2, dtype=dt))
     add_input(f"lwide_{t}", randn(3, 5, dtype=dt))

@@ -659,7 +659,11 @@ auto lstsq(const X& a, const Y& b, std::optional<double> rcond = std::nullopt) {
     auto A = detail::matrix_operand(a, op);
     using T = typename decltype(A)::value_type;
     detail::check_same_dtype<T, detail::operand_value_t<Y>>(op);
-    return detail::lstsq_impl(A, Tensor<T>(detail::materialize(b, op)), rcond);
+    if constexpr (!std::is_same_v<T, detail::operand_value_t<Y>>) {
+        return linalg::LstsqResult<T>();  // unreachable: check_same_dtype threw
+    } else {
+        return detail::lstsq_impl(A, Tensor<T>(detail::materialize(b, op)), rcond);
+    }
 }
 
 /// torch.linalg.matrix_norm with a numeric ord: 1, -1 (max/min column sum), inf, -inf
