@@ -247,7 +247,7 @@ TEST_CASE("complex: make_complex and polar as torch.complex and torch.polar", "[
     CHECK(n == 4);
 }
 
-TEST_CASE("complex: sum, mean and prod as PyTorch", "[complex]") {
+TEST_CASE("complex: sum, mean, prod, norm and vector_norm as PyTorch", "[complex]") {
     int n = 0;
     for (const Case& c : cases().cases) {
         if (c.kind != "case" || c.op != "reduce") continue;
@@ -260,14 +260,20 @@ TEST_CASE("complex: sum, mean and prod as PyTorch", "[complex]") {
                 const bool all = c.arg("dim") == "none";
                 const int64_t d = all ? 0 : c.dim();
                 const bool keep = c.flag("keepdim");
-                if (op == "sum") check_close(expected, all ? x.sum() : x.sum(d, keep));
+                if (op == "norm" || op == "vector_norm") {  // of the moduli: real results
+                    const double p = std::stod(c.arg("ord"));  // "inf" and "-inf" too
+                    Tensor<real_t<T>> r;
+                    if (op == "norm") r = all ? norm(x, p) : norm(x, p, d, keep);
+                    else r = vector_norm(x, p, all ? std::nullopt : std::optional<IntArray>(IntArray{d}), keep);
+                    check_close(expected, r);
+                } else if (op == "sum") check_close(expected, all ? x.sum() : x.sum(d, keep));
                 else if (op == "mean") check_close(expected, all ? x.mean() : x.mean(d, keep));
                 else check_close(expected, all ? x.prod() : x.prod(d, keep));
             }
         });
         ++n;
     }
-    CHECK(n == 18);
+    CHECK(n == 42);
     // Of an expression, fused, as of its value.
     const Tensor<c64> a = placed<c64>(cases().inputs.at("a"));
     CHECK(((a * c64(0, 1)).sum().item() - Tensor<c64>(a * c64(0, 1)).sum().item()) == c64(0, 0));

@@ -1,5 +1,6 @@
 // Complex matrix products and linear algebra against PyTorch 1.13 (tests/golden/gen_complex_linalg.py
-// writes the cases) and against mathematics: A V = V diag(L), U S V^H = A, Q R = A, A A^-1 = I.
+// writes the cases) and against mathematics: A V = V diag(L), U S V^H = A, Q R = A, A A^-1 = I,
+// L L^H = A, sign exp(logabsdet) = det, A^H (A X - B) = 0.
 // Data-driven: one instantiation per op and dtype, the cases read at run time.
 #include "../require_throws.hpp"
 #include "complex_golden.hpp"
@@ -87,6 +88,78 @@ void check_multiset(const Golden& expected, const Tensor<C>& got) {
 
 // ---- One instantiation per element type ----------------------------------------------------
 
+/// cholesky: PyTorch's L (unique: a real positive diagonal), lower triangular, L L^H = A; upper
+/// gives L^H.
+template <class T>
+void run_cholesky(const Case& c, const Tensor<T>& A, const Golden& expected) {
+    const bool upper = c.flag("upper");
+    const Tensor<T> out = linalg::cholesky(A, upper);
+    check_close(expected, out, 10.0);
+    const Tensor<T> L = upper ? mH(out) : out;
+    CHECK(max_diff(L, Tensor<T>(tril(L))) == 0);
+    for (const T& d : L.diagonal(0, -2, -1).contiguous().to_vector()) CHECK((d.imag() == 0 && d.real() > 0));
+    CHECK(max_diff(Tensor<T>(matmul(L, mH(L))), A) <= tol<T>() * 10 * 10);  // |A| about 10
+    if (!upper) CHECK(max_diff(linalg::cholesky(A, true), mH(L)) == 0);
+}
+
+/// slogdet: a complex sign of unit modulus (0 for a singular matrix) and a real logabsdet, with
+/// sign exp(logabsdet) = det.
+template <class T>
+void run_slogdet(const Case& c, const Tensor<T>& A, const Golden& expected) {
+    const linalg::SlogdetResult<T> r = linalg::slogdet(A);
+    static_assert(std::is_same_v<decltype(r.logabsdet), Tensor<real_t<T>>>);
+    check_close(expected, r.sign, 10.0);
+    check_close(golden::parse_part(c.parts.at(1)), r.logabsdet, 10.0);
+    const Tensor<T> det = linalg::det(A);
+    const Tensor<real_t<T>> absdet = exp(r.logabsdet);
+    const auto s = r.sign.contiguous().to_vector(), d = det.contiguous().to_vector();
+    const auto a = absdet.contiguous().to_vector();
+    for (size_t i = 0; i < s.size(); ++i) {
+        INFO("matrix " << i << ": det " << d[i].real() << " + " << d[i].imag() << "i");
+        if (a[i] == 0) {
+            CHECK((s[i] == T(0)));
+        } else {
+            CHECK(std::abs(static_cast<double>(abs(s[i])) - 1) <= tol<T>());
+            CHECK(static_cast<double>(abs(s[i] * a[i] - d[i])) <= tol<T>() * 10 * static_cast<double>(abs(d[i])));
+        }
+    }
+}
+
+/// lstsq (gelsy): PyTorch's solution (unique: the minimum-norm one) and rank; the residual is
+/// orthogonal to A's columns, A^H (A X - B) = 0.
+template <class T>
+void run_lstsq(const Case& c, const Golden& expected) {
+    const Tensor<T> A = golden::host_tensor<T>(input_of(c, "a")), B = golden::host_tensor<T>(input_of(c, "b"));
+    const auto [X, rank] = linalg::lstsq(A, B);
+    check_close(expected, X, 100.0);
+    check_close(golden::parse_part(c.parts.at(1)), rank);
+    const bool vector = B.dim() == A.dim() - 1;
+    const Tensor<T> Xm = vector ? X.unsqueeze(-1) : X, Bm = vector ? B.unsqueeze(-1) : B;
+    const Tensor<T> residual = matmul(A, Xm) - Bm;
+    const Tensor<T> normal = matmul(mH(A), residual);
+    CHECK(max_diff(normal, Tensor<T>(zeros_like(normal))) <= tol<T>() * 100);
+}
+
+/// matrix_norm, norm and vector_norm: real results as PyTorch's.
+template <class T>
+void run_norm(const Case& c, const Tensor<T>& A, const Golden& expected) {
+    const std::string op = c.arg("op"), ord = c.arg("ord");
+    const bool named = ord == "fro" || ord == "nuc";
+    const double p = named ? 0.0 : std::stod(ord);  // "inf" and "-inf" too
+    const std::optional<IntArray> dim = c.dims();
+    const bool keepdim = c.flag("keepdim");
+    Tensor<real_t<T>> r;
+    if (op == "matrix_norm") {
+        const IntArray d = dim ? *dim : IntArray{-2, -1};
+        r = named ? linalg::matrix_norm(A, ord, d, keepdim) : linalg::matrix_norm(A, p, d, keepdim);
+    } else if (op == "norm") {
+        r = named ? linalg::norm(A, ord, dim, keepdim) : linalg::norm(A, p, dim, keepdim);
+    } else {
+        r = linalg::vector_norm(A, p, dim, keepdim);
+    }
+    check_close(expected, r, 10.0);
+}
+
 template <class T>
 void run_decomp(const Case& c) {
     const std::string op = c.arg("op");
@@ -101,9 +174,14 @@ void run_decomp(const Case& c) {
             CHECK(max_diff(AX, B) <= tol<T>() * 10);
             return;
         }
+        if (op == "lstsq") return run_lstsq<T>(c, expected);
     }
-    const Tensor<T> A = golden::host_tensor<T>(input_of(c, "x"));
+    Tensor<T> A = golden::host_tensor<T>(input_of(c, "x"));
+    if (c.flag("t")) A = A.transpose(-2, -1);  // a strided view, read in place
     if constexpr (is_complex_v<T>) {
+        if (op == "cholesky") return run_cholesky<T>(c, A, expected);
+        if (op == "slogdet") return run_slogdet<T>(c, A, expected);
+        if (op == "matrix_norm" || op == "norm" || op == "vector_norm") return run_norm<T>(c, A, expected);
         if (op == "inv") {
             const Tensor<T> Ai = linalg::inv(A);
             check_close(expected, Ai, 10.0);
@@ -176,19 +254,20 @@ TEST_CASE("complex linalg: matmul, mm, bmm, mv, dot and vdot as PyTorch", "[comp
     CHECK(vdot(z.slice(0, 0, 12, 3), z.slice(0, 1, 12, 3)).item() == c128(2 * (0 * 1 + 3 * 4 + 6 * 7 + 9 * 10), 0));
 }
 
-TEST_CASE("complex linalg: inv, det, solve, eigh, svd, qr on complex and eig on real and complex inputs",
+TEST_CASE("complex linalg: inv, det, solve, eigh, svd, qr, cholesky, slogdet, lstsq, the norms on complex and "
+          "eig on real and complex inputs",
           "[complex][linalg]") {
     int n = 0;
     for (const Case& c : cases().cases) {
         if (c.kind != "case" || c.op != "decomp") continue;
         INFO(c.line.substr(0, 120));
-        const std::string dtype = input_of(c, c.arg("op") == "solve" ? "a" : "x").dtype;
+        const std::string dtype = input_of(c, c.has("a") ? "a" : "x").dtype;
         golden::with_dtype_or_complex(dtype, [&]<class T>() {
             if constexpr (FloatingElement<T> || is_complex_v<T>) run_decomp<T>(c);
         });
         ++n;
     }
-    CHECK(n == 50);
+    CHECK(n == 140);
     // eigvals of a real rotation are a conjugate pair; an empty matrix has none.
     CHECK(linalg::eigvals(zeros({0, 0})).sizes() == IntArray{0});
     CHECK(linalg::eig(zeros({2, 0, 0}, kFloat64)).eigenvectors.dtype() == kComplex128);
@@ -227,18 +306,28 @@ TEST_CASE("complex linalg: errors name the op, the shapes and the dtypes", "[com
             TENET_REQUIRE_THROWS(linalg::inv(a), shape_error, Catch::Contains(message));
         } else if (op == "inv") {
             TENET_REQUIRE_THROWS(linalg::inv(ones({2, 2}, kComplex64)), value_error, Catch::Contains(message));
+        } else if (op == "cholesky" && kind == "notpd") {  // Hermitian, eigenvalues -1 and 3
+            const Tensor<c64> h = tensor({c64(1, 0), c64(0, 2), c64(0, -2), c64(1, 0)}).view({2, 2});
+            TENET_REQUIRE_THROWS(linalg::cholesky(h), value_error, Catch::Contains(message));
+        } else if (op == "cholesky") {
+            TENET_REQUIRE_THROWS(linalg::cholesky(a), shape_error, Catch::Contains(message));
+        } else if (op == "slogdet") {
+            TENET_REQUIRE_THROWS(linalg::slogdet(a), shape_error, Catch::Contains(message));
+        } else if (op == "lstsq") {  // PyTorch: "input's dtype ComplexFloat and other's dtype ComplexDouble"
+            TENET_REQUIRE_THROWS(linalg::lstsq(a, ones({2, 1}, kComplex128)), dtype_error,
+                                 Catch::Contains("linalg.lstsq") && Catch::Contains("complex64 and complex128"));
         } else {
             TENET_REQUIRE_THROWS(mm(a, a), shape_error, Catch::Contains("mm") && Catch::Contains(message));
         }
         ++n;
     }
-    CHECK(n == 10);
-    // Integer input: eig wants a floating point or complex tensor (PyTorch: "Unknown Complex
-    // ScalarType for Int"); the decompositions not extended to complex refuse it by name.
+    CHECK(n == 14);
+    // Integer input: the decompositions want a floating point or complex tensor (PyTorch: "Unknown
+    // Complex ScalarType for Int" from eig) and name the dtype.
     TENET_REQUIRE_THROWS(linalg::eig(ones({2, 2}, kInt64)), dtype_error,
                          Catch::Contains("linalg.eig") && Catch::Contains("int64"));
-    TENET_REQUIRE_THROWS(linalg::cholesky(ones({2, 2}, kComplex64)), dtype_error,
-                         Catch::Contains("linalg.cholesky") && Catch::Contains("complex64"));
+    TENET_REQUIRE_THROWS(linalg::cholesky(ones({2, 2}, kInt64)), dtype_error,
+                         Catch::Contains("linalg.cholesky") && Catch::Contains("int64"));
     TENET_REQUIRE_THROWS(mm(ones({2, 2}, kBool), ones({2, 2}, kBool)), dtype_error,
                          Catch::Contains("complex64 or complex128"));
 }

@@ -10,6 +10,7 @@ values, the complex shape):
     case binary op=OP a=NAME b=NAME | RESULT          (b a tensor input)
     case scalar op=OP a=NAME s=REPR | RESULT          (s a Python complex or float number)
     case reduce op=OP x=NAME dim=D keepdim=K | RESULT
+    case reduce op=norm|vector_norm x=NAME ord=P dim=D keepdim=K | RESULT   (real results)
     case make op=complex|polar a=NAME b=NAME | RESULT
     promote A B | RESULT_DTYPE                       (torch.promote_types)
     print repr x=NAME | REPR
@@ -113,6 +114,15 @@ for op in ("sum", "mean", "prod"):
             t = inputs[x]
             r = getattr(torch, op)(t) if dim is None else getattr(torch, op)(t, dim, keepdim=keep)
             lines.append(f"case reduce {args_text({'op': op, 'x': x, 'dim': 'none' if dim is None else dim, 'keepdim': keep})} | {ctext(r)}")
+# torch.norm and torch.linalg.vector_norm of complex tensors: the norms of the moduli, real.
+for op, f in (("norm", torch.norm), ("vector_norm", torch.linalg.vector_norm)):
+    for x in ("a", "d"):
+        for p, dim, keep in [(2.0, None, False), (1.0, 0, False), (float("inf"), -1, True), (0.0, None, False),
+                             (3.0, 0, False), (float("-inf"), None, False)]:
+            t = inputs[x]
+            r = f(t, p) if dim is None else f(t, p, dim, keepdim=keep)
+            kw = {"op": op, "x": x, "ord": p, "dim": "none" if dim is None else dim, "keepdim": keep}
+            lines.append(f"case reduce {args_text(kw)} | {ctext(r)}")
 
 # ---- Promotion ---------------------------------------------------------------------------------
 REALS = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,

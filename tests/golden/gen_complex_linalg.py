@@ -8,10 +8,18 @@ tests/complex/test_complex_linalg.cpp reads it at run time. The format is gen_co
     case product op=mm|bmm|matmul|mv|dot|vdot a=NAME b=NAME ta=0|1 | RESULT   (ta: a's last two dims swapped)
     case decomp op=inv|det|eigvalsh|svdvals|eigvals|eig|eigh|svd|qr x=NAME | RESULT
     case decomp op=solve a=NAME b=NAME | RESULT
+    case decomp op=cholesky x=NAME upper=0|1 [t=1] | L
+    case decomp op=slogdet x=NAME [t=1] | SIGN | LOGABSDET
+    case decomp op=lstsq a=NAME b=NAME | SOLUTION | RANK
+    case decomp op=matrix_norm|norm|vector_norm x=NAME ord=ORD [dim=D0,D1 keepdim=0|1] [t=1] | RESULT
     throws OP kind=KIND | MESSAGE
 
-eigvals/eig results are eigenvalues, compared as multisets (their order is the solver's); eig, eigh,
-svd and qr cases are also checked by mathematics (A V = V diag(L), U S V^H = A, Q R = A).
+t=1: the op runs on the input's last two dims swapped (a strided view; as a Hermitian matrix,
+A.mT = conj(A)). eigvals/eig results are eigenvalues, compared as multisets (their order is the
+solver's); eig, eigh, svd, qr, cholesky, slogdet and lstsq cases are also checked by mathematics
+(A V = V diag(L), U S V^H = A, Q R = A, L L^H = A, sign exp(logabsdet) = det, A^H (A X - B) = 0).
+The cases after the real eig ones were added later: the earlier inputs' random draws, and so
+their lines, are unchanged.
 
 Debian's python3-torch 1.13 returns 0 for complex torch.dot/vdot/matmul of two vectors (its BLAS
 ?dotu/?dotc return-value convention does not match the library it loads), so those expected values
@@ -135,6 +143,68 @@ for dt in (torch.float32, torch.float64):
             lines.append(f"case decomp {args_text({'op': op, 'x': x})} | {ctext(f(inputs[x]))}")
 
 
+# ---- cholesky, slogdet, lstsq and the norms of complex inputs ----------------------------------
+def view(name, t):
+    return inputs[name].mT if t else inputs[name]
+
+
+def lstsq_expected(a, b):
+    """linalg.lstsq's solution and rank. Debian's PyTorch's default driver (gelsy) varies in the
+    last bits from run to run (float64 too), so the file holds the same unique solution (the
+    minimum-norm one) from the SVD driver (gelsd, reproducible), computed in complex128 with a's
+    rcond, and checks it against gelsy's; the rank is gelsy's."""
+    r = torch.linalg.lstsq(a, b)
+    assert r.residuals.numel() == 0 and r.singular_values.numel() == 0  # gelsy: solution and rank only
+    rcond = torch.finfo(a.real.dtype).eps * max(a.shape[-2:])
+    ref = torch.linalg.lstsq(a.to(torch.complex128), b.to(torch.complex128), rcond=rcond, driver="gelsd")
+    assert torch.equal(ref.rank, r.rank), (ref.rank, r.rank)
+    solution = ref.solution.to(a.dtype)
+    tol = 1e-4 if a.dtype == torch.complex64 else 1e-10
+    assert torch.allclose(solution, r.solution, rtol=tol, atol=tol)
+    return solution, r.rank
+
+
+for dt in (torch.complex64, torch.complex128):
+    t = TAG[dt]
+    h = randn(2, 3, 3, dtype=dt)
+    add_input(f"hpd_{t}", h @ h.mH + torch.eye(3, dtype=dt))  # Hermitian positive-definite, batched
+    s = randn(2, 3, dtype=dt)
+    add_input(f"sing_{t}", torch.cat([s, torch.zeros(1, 3, dtype=dt)]))  # a zero row: an exactly zero pivot
+    add_input(f"ltall_{t}", randn(2, 5, 3, dtype=dt))
+    add_input(f"lrhs_{t}", randn(2, 5, 2, dtype=dt))
+    add_input(f"lwide_{t}", randn(3, 5, dtype=dt))
+    add_input(f"lwrhs_{t}", randn(3, 2, dtype=dt))
+    add_input(f"ldef_{t}", randn(5, 2, dtype=dt) @ randn(2, 3, dtype=dt))  # rank 2 of 3 columns
+    add_input(f"ldrhs_{t}", randn(5, 2, dtype=dt))
+    add_input(f"lvec_{t}", randn(5, dtype=dt))
+    add_input(f"vec_{t}", randn(6, dtype=dt))
+    for x, tr, upper in ((f"hpd_{t}", 0, 0), (f"hpd_{t}", 0, 1), (f"hpd_{t}", 1, 0)):
+        r = torch.linalg.cholesky(view(x, tr), upper=bool(upper))
+        lines.append(f"case decomp {args_text({'op': 'cholesky', 'x': x, 'upper': upper, 't': tr})} | {ctext(r)}")
+    for x, tr in ((f"sq_{t}", 0), (f"bsq_{t}", 0), (f"bsq_{t}", 1), (f"sing_{t}", 0), (f"hpd_{t}", 0)):
+        sign, logabs = torch.linalg.slogdet(view(x, tr))
+        assert logabs.dtype == (torch.float32 if dt == torch.complex64 else torch.float64)
+        lines.append(f"case decomp {args_text({'op': 'slogdet', 'x': x, 't': tr})} | {ctext(sign)} | {ctext(logabs)}")
+    for a, b in ((f"ltall_{t}", f"lrhs_{t}"), (f"lwide_{t}", f"lwrhs_{t}"), (f"ldef_{t}", f"ldrhs_{t}"),
+                 (f"ldef_{t}", f"lvec_{t}")):
+        solution, rank = lstsq_expected(inputs[a], inputs[b])
+        lines.append(f"case decomp {args_text({'op': 'lstsq', 'a': a, 'b': b})} | {ctext(solution)} | {ctext(rank)}")
+    for ord_ in ("fro", "nuc", 2.0, -2.0, 1.0, -1.0, float("inf"), float("-inf")):
+        for x, kw in ((f"bsq_{t}", {}), (f"ltall_{t}", {"dim": [2, 0], "keepdim": True})):
+            r = torch.linalg.matrix_norm(inputs[x], ord_, **kw)
+            lines.append(f"case decomp {args_text({'op': 'matrix_norm', 'x': x, 'ord': ord_, **kw})} | {ctext(r)}")
+    for ord_, tr in (("fro", 1), ("nuc", 1), (2.0, 0), (float("inf"), 1)):  # 2-D: the matrix norms
+        r = torch.linalg.norm(view(f"sq_{t}", tr), ord_)
+        lines.append(f"case decomp {args_text({'op': 'norm', 'x': f'sq_{t}', 'ord': ord_, 't': tr})} | {ctext(r)}")
+    for ord_ in (2.0, 1.0, float("inf"), float("-inf"), 0.0, 3.5):  # 1-D: the vector norms
+        for op, f in (("norm", torch.linalg.norm), ("vector_norm", torch.linalg.vector_norm)):
+            lines.append(f"case decomp {args_text({'op': op, 'x': f'vec_{t}', 'ord': ord_})} | "
+                         f"{ctext(f(inputs[f'vec_{t}'], ord_))}")
+    kw = {"op": "vector_norm", "x": f"bsq_{t}", "ord": 1.0, "dim": [0, 2], "keepdim": True}
+    r = torch.linalg.vector_norm(inputs[kw["x"]], 1.0, dim=[0, 2], keepdim=True)
+    lines.append(f"case decomp {args_text(kw)} | {ctext(r)}")
+
+
 # ---- Errors ------------------------------------------------------------------------------------
 def message(f):
     try:
@@ -156,6 +226,11 @@ ERRORS = {
     ("mm", "mixed"): lambda: torch.mm(torch.ones(2, 2), torch.ones(2, 2, dtype=torch.complex64)),
     ("matmul", "mixed"): lambda: torch.matmul(c, torch.ones(3, 2, dtype=torch.complex128)),
     ("solve", "mixed"): lambda: torch.linalg.solve(torch.ones(2, 2, dtype=torch.complex64), torch.ones(2)),
+    ("cholesky", "notpd"): lambda: torch.linalg.cholesky(
+        torch.tensor([[1, 2j], [-2j, 1]], dtype=torch.complex64)),  # Hermitian, eigenvalues -1 and 3
+    ("cholesky", "nonsquare"): lambda: torch.linalg.cholesky(c),
+    ("slogdet", "nonsquare"): lambda: torch.linalg.slogdet(c),
+    ("lstsq", "mixed"): lambda: torch.linalg.lstsq(c, torch.ones(2, 1, dtype=torch.complex128)),
 }
 for (op, kind), f in ERRORS.items():
     lines.append(f"throws {op} {args_text({'kind': kind})} | {message(f)}")

@@ -28,11 +28,16 @@ namespace tenet::inline TENET_ABI {
     PREFIX template Tensor<T> detail::inv_impl<T>(const Tensor<T>&);                                     \
     PREFIX template Tensor<T> detail::det_impl<T>(const Tensor<T>&);                                     \
     PREFIX template Tensor<T> detail::solve_impl<T>(const Tensor<T>&, const Tensor<T>&, bool, const char*); \
+    PREFIX template Tensor<T> detail::cholesky_impl<T>(const Tensor<T>&, bool);                          \
+    PREFIX template linalg::SlogdetResult<T> detail::slogdet_impl<T>(const Tensor<T>&);                  \
+    PREFIX template linalg::LstsqResult<T> detail::lstsq_impl<T>(const Tensor<T>&, const Tensor<T>&,     \
+                                                                 std::optional<double>);                 \
+    PREFIX template Tensor<real_t<T>> detail::matrix_norm_impl<T>(const Tensor<T>&, std::string_view,   \
+                                                                  double, const IntArray&, bool);        \
     PREFIX template void detail::floating_gemm<T>(int64_t, int64_t, int64_t, T, detail::MatRef<T>,       \
                                                   detail::MatRef<T>, T, T*, int64_t);
 
-// float and double only: the real-only kernels, and the gradients (complex tensors are never
-// recorded).
+// float and double only: the gradients (complex tensors are never recorded).
 #if TENET_AUTOGRAD
 #define TENET_COMPILED_LINALG_GRADIENTS(PREFIX, T)                                                       \
     PREFIX template void detail::record_inv<T>(const Tensor<T>&, const Tensor<T>&);                      \
@@ -49,12 +54,6 @@ namespace tenet::inline TENET_ABI {
 #endif
 #define TENET_COMPILED_LINALG_REAL(PREFIX, T)                                                            \
     TENET_COMPILED_LINALG_ANY(PREFIX, T)                                                                 \
-    PREFIX template Tensor<T> detail::cholesky_impl<T>(const Tensor<T>&, bool);                          \
-    PREFIX template linalg::SlogdetResult<T> detail::slogdet_impl<T>(const Tensor<T>&);                  \
-    PREFIX template linalg::LstsqResult<T> detail::lstsq_impl<T>(const Tensor<T>&, const Tensor<T>&,     \
-                                                                 std::optional<double>);                 \
-    PREFIX template Tensor<T> detail::matrix_norm_impl<T>(const Tensor<T>&, std::string_view, double,    \
-                                                          const IntArray&, bool);                        \
     TENET_COMPILED_LINALG_GRADIENTS(PREFIX, T)
 
 /// linalg's definitions for a real (float, double) or complex element type T (compiled/linalg.cpp).

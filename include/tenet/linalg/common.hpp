@@ -75,13 +75,6 @@ void check_gemm_dtype(const char* op) {
         fail<dtype_error>(op, ": not implemented for dtype ", dtype_of<T>.name(),
                           " (matrix products take integer, float32, float64, complex64 or complex128 tensors)");
 }
-/// Decompositions and solvers take float32 or float64.
-template <class T>
-void check_floating(const char* op) {
-    if constexpr (!(std::is_same_v<T, float> || std::is_same_v<T, double>))
-        fail<dtype_error>(op, ": Expected a floating point tensor (float32 or float64) as input. Got ",
-                          dtype_of<T>.name());
-}
 
 /// "2x3" for error messages, as PyTorch prints matrix shapes.
 inline std::string dims_x(const IntArray& s) {

@@ -1,12 +1,12 @@
 #pragma once
 // tenet::linalg decompositions and solvers on the host, through Eigen: eig/eigvals, eigh/eigvalsh,
 // svd, svdvals, qr, cholesky, inv, det, slogdet, solve, lstsq, and the norms matrix_norm and norm
-// (vector_norm is tenet::vector_norm from ops/reduce.hpp). All take float32 or float64 tensors
-// (or expressions, evaluated once) of shape (..., m, n) and work matrix by matrix over the
-// leading dims; eig, eigvals, eigh, eigvalsh, svd, svdvals, qr, inv, det and solve also take
-// complex64 and complex128 (Eigen computes tenet::complex<R> as std::complex<R>). Results follow
-// PyTorch: eigenvalues ascending (eigh), singular values descending, Vh = V^H; eigh's eigenvalues
-// and the singular values are real for complex inputs too; eig's results are always complex.
+// (vector_norm is tenet::vector_norm from ops/reduce.hpp). All take float32, float64, complex64
+// and complex128 tensors (or expressions, evaluated once) of shape (..., m, n) and work matrix
+// by matrix over the leading dims (Eigen computes tenet::complex<R> as std::complex<R>). Results
+// follow PyTorch: eigenvalues ascending (eigh), singular values descending, Vh = V^H; eigh's
+// eigenvalues, the singular values, slogdet's logabsdet and the norms are real for complex inputs
+// too (sign is complex, det/|det|); eig's results are always complex.
 // Multi-output functions return structs with named fields, so `auto [L, Q] = linalg::eigh(A);` works.
 //
 // Each public function materialises its operand and calls a kernel over the element type only
@@ -19,9 +19,9 @@
 //
 // Gradients (autograd/decompositions.hpp): inv, det, slogdet (logabsdet), solve, eigh/eigvalsh, svd,
 // svdvals and cholesky record one node per differentiable output with PyTorch's grad_fn
-// name; qr, lstsq and the matrix norms built on singular values are not differentiable yet, nor
-// is eig (its gradient is complex, and tenet has no complex autograd; complex tensors cannot
-// require grad, so complex inputs are never recorded).
+// name, for real inputs; qr, lstsq and the matrix norms built on singular values are not
+// differentiable yet, nor is eig (its gradient is complex, and tenet has no complex autograd;
+// complex tensors cannot require grad, so complex inputs are never recorded).
 
 #include "tenet/config.hpp"
 #include <Eigen/Eigenvalues>
@@ -69,14 +69,16 @@ struct QRResult {
     Tensor<T> Q;
     Tensor<T> R;
 };
-/// linalg.slogdet: det(A) = sign * exp(logabsdet).
+/// linalg.slogdet: det(A) = sign * exp(logabsdet); for complex A, sign = det/|det| (complex, unit
+/// modulus) and logabsdet is real. Singular A: sign 0, logabsdet -inf.
 template <class T>
 struct SlogdetResult {
     Tensor<T> sign;
-    Tensor<T> logabsdet;
+    Tensor<real_t<T>> logabsdet;
 };
 /// linalg.lstsq: the least-squares (minimum-norm, for rank-deficient A) solution and the
-/// effective rank of each matrix — the outputs of PyTorch's default CPU driver, gelsy.
+/// effective rank of each matrix — the outputs of PyTorch's default CPU driver, gelsy (its
+/// residuals and singular_values are empty, for complex inputs too).
 template <class T>
 struct LstsqResult {
     Tensor<T> solution;
@@ -104,22 +106,18 @@ void check_floating_or_complex(const char* op) {
                           dtype_of<T>.name());
 }
 
-/// A float32/float64 operand of shape (..., m, n) with at least two dims; with Complex, complex64
-/// and complex128 too.
-template <bool Complex = false, class X>
+/// A float32, float64, complex64 or complex128 operand of shape (..., m, n) with at least two dims.
+template <class X>
 auto matrix_operand(const X& x, const char* op) {
     using T = operand_value_t<X>;
-    if constexpr (Complex) check_floating_or_complex<T>(op);
-    else if constexpr (is_complex_v<T>)
-        fail<dtype_error>(op, ": complex inputs are not supported yet by tenet (got ", dtype_of<T>.name(), ")");
-    else check_floating<T>(op);
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || (Complex && is_linalg_element<T>)) {
+    check_floating_or_complex<T>(op);
+    if constexpr (is_linalg_element<T>) {
         Tensor<T> t = materialize(x, op);
         if (t.dim() < 2)
             fail<shape_error>(op, ": The input tensor A must have at least 2 dimensions, got shape ", t.sizes());
         return t;
     } else {
-        return Tensor<double>();  // unreachable: the checks threw
+        return Tensor<double>();  // unreachable: the check threw
     }
 }
 
@@ -181,22 +179,26 @@ Eigen::PartialPivLU<EMat<T>> checked_lu(const EMat<T>& A, const char* op, const 
     return lu;
 }
 
+/// L lower triangular with A = L L^H, from A's lower triangle (a complex diagonal's imaginary
+/// parts are ignored, as LAPACK's potrf does). For real T, conj is the identity and abs2 is x * x.
 template <class T>
 EMat<T> cholesky_lower(const EMat<T>& A, const char* op, int64_t b, int64_t count) {
+    using S = eigen_scalar_t<T>;
+    using R = real_t<T>;
     const int64_t n = A.rows();
     EMat<T> L = EMat<T>::Zero(n, n);
     for (int64_t j = 0; j < n; ++j) {
-        T d = A(j, j);
-        for (int64_t k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
-        if (!(d > T(0)))
+        R d = Eigen::numext::real(A(j, j));
+        for (int64_t k = 0; k < j; ++k) d -= Eigen::numext::abs2(L(j, k));
+        if (!(d > R(0)))
             fail<value_error>(op, ": ", batch_prefix(b, count),
                               "The factorization could not be completed because the input is not positive-definite "
                               "(the leading minor of order ",
                               j + 1, " is not positive-definite).");
-        L(j, j) = std::sqrt(d);
+        L(j, j) = S(std::sqrt(d));
         for (int64_t i = j + 1; i < n; ++i) {
-            T s = A(i, j);
-            for (int64_t k = 0; k < j; ++k) s -= L(i, k) * L(j, k);
+            S s = A(i, j);
+            for (int64_t k = 0; k < j; ++k) s -= L(i, k) * Eigen::numext::conj(L(j, k));
             L(i, j) = s / L(j, j);
         }
     }
@@ -228,9 +230,11 @@ Tensor<T> restore_dims(Tensor<T> r, int64_t d0, int64_t d1, bool keepdim) {
     return r.unsqueeze(lo).unsqueeze(hi);
 }
 
+/// linalg.matrix_norm's kernel: real results (float32 for complex64, float64 for complex128).
 template <class T>
-Tensor<T> matrix_norm_impl(const Tensor<T>& A, std::string_view ord_name, double ord, const IntArray& dim,
-                           bool keepdim) {
+Tensor<real_t<T>> matrix_norm_impl(const Tensor<T>& A, std::string_view ord_name, double ord, const IntArray& dim,
+                                   bool keepdim) {
+    using R = real_t<T>;
     const char* op = "linalg.matrix_norm";
     if (dim.size() != 2) fail<value_error>(op, ": dim must be a 2-tuple. Got ", dim);
     const int64_t d0 = wrap_dim(dim[0], A.dim(), op), d1 = wrap_dim(dim[1], A.dim(), op);
@@ -241,8 +245,8 @@ Tensor<T> matrix_norm_impl(const Tensor<T>& A, std::string_view ord_name, double
         // 1 / -1: max / min over columns of the column sums; inf / -inf: the same over rows.
         const bool cols = std::abs(ord) == 1;
         const int64_t sum_dim = cols ? d0 : d1, pick_dim = cols ? d1 : d0;
-        Tensor<T> sums = tenet::sum(tenet::abs(A), sum_dim, true);
-        Tensor<T> r = ord > 0 ? tenet::amax(sums, pick_dim, true) : tenet::amin(sums, pick_dim, true);
+        Tensor<R> sums = tenet::sum(tenet::abs(A), sum_dim, true);
+        Tensor<R> r = ord > 0 ? tenet::amax(sums, pick_dim, true) : tenet::amin(sums, pick_dim, true);
         if (!keepdim) r = r.squeeze(std::max(d0, d1)).squeeze(std::min(d0, d1)).contiguous();
         return r;
     }
@@ -254,12 +258,12 @@ Tensor<T> matrix_norm_impl(const Tensor<T>& A, std::string_view ord_name, double
     const Tensor<T> M = move_to_end(A, d0, d1);
     const IntArray batch = batch_of(M.sizes());
     const int64_t count = product(batch);
-    Tensor<T> r = new_tensor<T>(batch);
+    Tensor<R> r = new_tensor<R>(batch);
     if (M.sizes()[M.dim() - 2] * M.sizes()[M.dim() - 1] == 0 && count > 0 && ord_name != "nuc")
         fail<value_error>(op, ": the ", ord, " norm of an empty matrix is not defined");
     for (int64_t b = 0; b < count; ++b) {
         const auto s = singular_values<T>(load(M, b));
-        T v;
+        R v;
         if (ord_name == "nuc") v = s.sum();
         else v = ord > 0 ? s.maxCoeff() : s.minCoeff();
         r.data_ptr()[b] = v;
@@ -319,7 +323,7 @@ namespace linalg {
 /// symmetric (complex: Hermitian) matrices; only the lower ("L") or upper ("U") triangle is read.
 template <expr::TensorOperand X>
 auto eigh(const X& x, std::string_view uplo = "L") {
-    auto A = detail::matrix_operand<true>(x, "linalg.eigh");
+    auto A = detail::matrix_operand(x, "linalg.eigh");
     using T = typename decltype(A)::value_type;
     auto r = detail::eigh_impl(A, uplo);
     if constexpr (!is_complex_v<T>) detail::record_eigh(A, r.eigenvalues, r.eigenvectors);
@@ -433,7 +437,7 @@ Tensor<T> cholesky_impl(const Tensor<T>& A, bool upper) {
     Tensor<T> L = new_tensor<T>(A.sizes());
     for (int64_t b = 0; b < count; ++b) {
         const EMat<T> l = cholesky_lower<T>(load(A, b), op, b, count);
-        if (upper) store(L, b, l.transpose());
+        if (upper) store(L, b, l.adjoint());  // U = L^H (L^T for real A)
         else store(L, b, l);
     }
     return L;
@@ -465,29 +469,35 @@ Tensor<T> det_impl(const Tensor<T>& A) {
 }
 
 /// linalg.slogdet's kernel (no recording).
+/// sign is the permutation's sign times the product of u/|u| over U's diagonal (for real A: the
+/// signs of the u), logabsdet the sum of log|u|.
 template <class T>
 linalg::SlogdetResult<T> slogdet_impl(const Tensor<T>& A) {
+    using S = eigen_scalar_t<T>;
+    using R = real_t<T>;
     check_square(A, "linalg.slogdet");
     const IntArray batch = batch_of(A.sizes());
-    linalg::SlogdetResult<T> r{new_tensor<T>(batch), new_tensor<T>(batch)};
+    linalg::SlogdetResult<T> r{new_tensor<T>(batch), new_tensor<R>(batch)};
     for (int64_t b = 0, count = product(batch); b < count; ++b) {
         const EMat<T> M = load(A, b);
-        T sign = 1, logabs = 0;
+        S sign = 1;
+        R logabs = 0;
         if (M.rows() > 0) {
             Eigen::PartialPivLU<EMat<T>> lu(M);
-            sign = static_cast<T>(lu.permutationP().determinant());
+            sign = static_cast<S>(lu.permutationP().determinant());
             for (int64_t i = 0; i < M.rows(); ++i) {
-                const T u = lu.matrixLU()(i, i);
-                if (u == T(0)) {
+                const S u = lu.matrixLU()(i, i);
+                if (u == S(0)) {
                     sign = 0;
-                    logabs = -std::numeric_limits<T>::infinity();
+                    logabs = -std::numeric_limits<R>::infinity();
                     break;
                 }
-                if (u < 0) sign = -sign;
+                if constexpr (is_complex_v<T>) sign *= u / std::abs(u);
+                else if (u < 0) sign = -sign;
                 logabs += std::log(std::abs(u));
             }
         }
-        r.sign.data_ptr()[b] = sign;
+        r.sign.data_ptr()[b] = T(sign);
         r.logabsdet.data_ptr()[b] = logabs;
     }
     return r;
@@ -507,11 +517,12 @@ linalg::LstsqResult<T> lstsq_impl(const Tensor<T>& A, const Tensor<T>& B, std::o
     const IntArray batch = broadcast_shapes(batch_of(A.sizes()), batch_of(Bm.sizes()), op);
     const Tensor<T> Ae = A.expand(with_dims(batch, {m, n}));
     const Tensor<T> Be = Bm.expand(with_dims(batch, {m, k}));
-    const double threshold = rcond ? *rcond : std::numeric_limits<T>::epsilon() * static_cast<double>(std::max(m, n));
+    using R = real_t<T>;
+    const double threshold = rcond ? *rcond : std::numeric_limits<R>::epsilon() * static_cast<double>(std::max(m, n));
     linalg::LstsqResult<T> r{new_tensor<T>(with_dims(batch, {n, k})), new_tensor<int64_t>(batch)};
     for (int64_t i = 0, count = product(batch); i < count; ++i) {
         Eigen::CompleteOrthogonalDecomposition<EMat<T>> cod;
-        cod.setThreshold(static_cast<T>(threshold));
+        cod.setThreshold(static_cast<R>(threshold));
         cod.compute(load(Ae, i));
         store(r.solution, i, cod.solve(load(Be, i)));
         r.rank.data_ptr()[i] = cod.rank();
@@ -530,7 +541,7 @@ namespace linalg {
 template <expr::TensorOperand X>
 auto eig(const X& x) {
     const char* op = "linalg.eig";
-    auto A = detail::matrix_operand<true>(x, op);
+    auto A = detail::matrix_operand(x, op);
     detail::check_square(A, op);
     return detail::eig_impl(A, true, op);
 }
@@ -539,7 +550,7 @@ auto eig(const X& x) {
 template <expr::TensorOperand X>
 auto eigvals(const X& x) {
     const char* op = "linalg.eigvals";
-    auto A = detail::matrix_operand<true>(x, op);
+    auto A = detail::matrix_operand(x, op);
     detail::check_square(A, op);
     return detail::eig_impl(A, false, op).eigenvalues;
 }
@@ -548,7 +559,7 @@ auto eigvals(const X& x) {
 /// square U (m x m) and Vh (n x n); false the reduced ones (m x k, k x n), k = min(m, n).
 template <expr::TensorOperand X>
 auto svd(const X& x, bool full_matrices = true) {
-    auto A = detail::matrix_operand<true>(x, "linalg.svd");
+    auto A = detail::matrix_operand(x, "linalg.svd");
     using T = typename decltype(A)::value_type;
     auto r = detail::svd_impl(A, full_matrices);
     if constexpr (!is_complex_v<T>) detail::record_svd(A, r.U, r.S, r.Vh);
@@ -558,7 +569,7 @@ auto svd(const X& x, bool full_matrices = true) {
 /// torch.linalg.svdvals: the singular values, descending (real, for complex A too).
 template <expr::TensorOperand X>
 auto svdvals(const X& x) {
-    auto A = detail::matrix_operand<true>(x, "linalg.svdvals");
+    auto A = detail::matrix_operand(x, "linalg.svdvals");
     using T = typename decltype(A)::value_type;
     auto S = detail::svdvals_impl(A);
     if constexpr (!is_complex_v<T>) detail::record_svdvals(A, S);
@@ -569,23 +580,25 @@ auto svdvals(const X& x) {
 /// (R only; Q is an empty tensor), k = min(m, n). Q has orthonormal (complex: unitary) columns.
 template <expr::TensorOperand X>
 auto qr(const X& x, std::string_view mode = "reduced") {
-    return detail::qr_impl(detail::matrix_operand<true>(x, "linalg.qr"), mode);
+    return detail::qr_impl(detail::matrix_operand(x, "linalg.qr"), mode);
 }
 
-/// torch.linalg.cholesky: L lower triangular with A = L L^T (upper = true: U = L^T, A = U^T U).
-/// Throws value_error naming the leading minor that is not positive-definite.
+/// torch.linalg.cholesky: L lower triangular with A = L L^H (L L^T for real A) of symmetric
+/// (complex: Hermitian) positive-definite A, read from its lower triangle; upper = true gives
+/// U = L^H, A = U^H U. Throws value_error naming the leading minor that is not positive-definite.
 template <expr::TensorOperand X>
 auto cholesky(const X& x, bool upper = false) {
     auto A = detail::matrix_operand(x, "linalg.cholesky");
+    using T = typename decltype(A)::value_type;
     auto L = detail::cholesky_impl(A, upper);
-    detail::record_cholesky(A, L, upper);
+    if constexpr (!is_complex_v<T>) detail::record_cholesky(A, L, upper);
     return L;
 }
 
 /// torch.linalg.inv: the inverse of square matrices; throws value_error when one is singular.
 template <expr::TensorOperand X>
 auto inv(const X& x) {
-    auto A = detail::matrix_operand<true>(x, "linalg.inv");
+    auto A = detail::matrix_operand(x, "linalg.inv");
     using T = typename decltype(A)::value_type;
     auto out = detail::inv_impl(A);
     if constexpr (!is_complex_v<T>) detail::record_inv(A, out);
@@ -595,19 +608,22 @@ auto inv(const X& x) {
 /// torch.linalg.det: determinants of square matrices (0 for singular ones).
 template <expr::TensorOperand X>
 auto det(const X& x) {
-    auto A = detail::matrix_operand<true>(x, "linalg.det");
+    auto A = detail::matrix_operand(x, "linalg.det");
     using T = typename decltype(A)::value_type;
     auto out = detail::det_impl(A);
     if constexpr (!is_complex_v<T>) detail::record_det(A, out);
     return out;
 }
 
-/// torch.linalg.slogdet: sign and log|det| (sign 0 and logabsdet -inf for singular matrices).
+/// torch.linalg.slogdet: sign and log|det| (sign 0 and logabsdet -inf for singular matrices). For
+/// complex A, sign = det/|det| is complex and logabsdet real (float32 for complex64, float64 for
+/// complex128).
 template <expr::TensorOperand X>
 auto slogdet(const X& x) {
     auto A = detail::matrix_operand(x, "linalg.slogdet");
+    using T = typename decltype(A)::value_type;
     auto r = detail::slogdet_impl(A);
-    detail::record_slogdet(A, r.logabsdet);
+    if constexpr (!is_complex_v<T>) detail::record_slogdet(A, r.logabsdet);
     return r;
 }
 
@@ -617,7 +633,7 @@ auto slogdet(const X& x) {
 template <expr::TensorOperand X, expr::TensorOperand Y>
 auto solve(const X& a, const Y& b) {
     const char* op = "linalg.solve";
-    auto A = detail::matrix_operand<true>(a, op);
+    auto A = detail::matrix_operand(a, op);
     using T = typename decltype(A)::value_type;
     detail::check_same_dtype<T, detail::operand_value_t<Y>>(op);
     if constexpr (!std::is_same_v<T, detail::operand_value_t<Y>>) {
@@ -634,19 +650,25 @@ auto solve(const X& a, const Y& b) {
 }
 
 /// torch.linalg.lstsq (driver gelsy): the X minimising ||A X - B|| (minimum norm when A is
-/// rank-deficient), A (*, m, n), B (*, m, k) or (m) with 2-D A; rank from a column-pivoted QR
-/// with threshold rcond (default: machine epsilon times max(m, n)).
+/// rank-deficient), A (*, m, n), B (*, m, k) or (m) with 2-D A, real or complex (same dtype);
+/// rank from a column-pivoted QR with threshold rcond (default: the real type's machine epsilon
+/// times max(m, n)).
 template <expr::TensorOperand X, expr::TensorOperand Y>
 auto lstsq(const X& a, const Y& b, std::optional<double> rcond = std::nullopt) {
     const char* op = "linalg.lstsq";
     auto A = detail::matrix_operand(a, op);
     using T = typename decltype(A)::value_type;
     detail::check_same_dtype<T, detail::operand_value_t<Y>>(op);
-    return detail::lstsq_impl(A, Tensor<T>(detail::materialize(b, op)), rcond);
+    if constexpr (!std::is_same_v<T, detail::operand_value_t<Y>>) {
+        return linalg::LstsqResult<T>();  // unreachable: check_same_dtype threw
+    } else {
+        return detail::lstsq_impl(A, Tensor<T>(detail::materialize(b, op)), rcond);
+    }
 }
 
 /// torch.linalg.matrix_norm with a numeric ord: 1, -1 (max/min column sum), inf, -inf
-/// (max/min row sum), 2, -2 (largest/smallest singular value), over the two dims `dim`.
+/// (max/min row sum), 2, -2 (largest/smallest singular value), over the two dims `dim`. Complex
+/// input gives real norms (float32 for complex64, float64 for complex128), as all the norms do.
 template <expr::TensorOperand X>
 auto matrix_norm(const X& x, double ord, const IntArray& dim = {-2, -1}, bool keepdim = false) {
     auto A = detail::matrix_operand(x, "linalg.matrix_norm");
@@ -673,23 +695,24 @@ using tenet::vector_norm;
 template <expr::TensorOperand X>
 auto norm(const X& x, std::optional<IntArray> dim = std::nullopt, bool keepdim = false) {
     if (dim && dim->size() == 2) return matrix_norm(x, "fro", *dim, keepdim);
-    return Tensor<detail::operand_value_t<X>>(tenet::vector_norm(x, 2.0, dim, keepdim));
+    return Tensor<real_t<detail::operand_value_t<X>>>(tenet::vector_norm(x, 2.0, dim, keepdim));
 }
 /// torch.linalg.norm with a numeric ord: a vector norm when dim has one entry (or x is 1-D and
 /// no dim is given), a matrix norm when dim has two (or x is 2-D).
 template <expr::TensorOperand X>
 auto norm(const X& x, double ord, std::optional<IntArray> dim = std::nullopt, bool keepdim = false) {
     using T = detail::operand_value_t<X>;
+    using R = real_t<T>;
     const char* op = "linalg.norm";
     const Tensor<T> t = detail::materialize(x, op);
     if (!dim) {
-        if (t.dim() == 1) return Tensor<T>(tenet::vector_norm(t, ord, std::nullopt, keepdim));
-        if (t.dim() == 2) return Tensor<T>(matrix_norm(t, ord, IntArray{-2, -1}, keepdim));
+        if (t.dim() == 1) return Tensor<R>(tenet::vector_norm(t, ord, std::nullopt, keepdim));
+        if (t.dim() == 2) return Tensor<R>(matrix_norm(t, ord, IntArray{-2, -1}, keepdim));
         detail::fail<shape_error>(op, ": If dim is not specified but ord is, the input must be 1D or 2D. Got ",
                                   t.dim(), "D.");
     }
-    if (dim->size() == 1) return Tensor<T>(tenet::vector_norm(t, ord, dim, keepdim));
-    if (dim->size() == 2) return Tensor<T>(matrix_norm(t, ord, *dim, keepdim));
+    if (dim->size() == 1) return Tensor<R>(tenet::vector_norm(t, ord, dim, keepdim));
+    if (dim->size() == 2) return Tensor<R>(matrix_norm(t, ord, *dim, keepdim));
     detail::fail<value_error>(op, ": If dim is specified, it must be of length 1 or 2. Got ", *dim);
 }
 /// torch.linalg.norm with ord "fro" or "nuc": a matrix norm over dim (default: x must be 2-D).

@@ -277,20 +277,26 @@ auto norm_impl(const X& x, double p, const std::optional<IntArray>& dims, bool k
     const char* op = vector_norm ? "linalg.vector_norm" : "norm";
     if (operand_named(x)) fail_named_unsupported(std::string("aten::") + op);
     using V = input_t<X>;
-    if constexpr (!FloatingElement<V>) {
-        if (vector_norm)
-            fail<dtype_error>("linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
-                              dtype_of<V>);
-        fail<dtype_error>("norm(): input dtype should be either floating point or complex. Got ", dtype_of<V>,
-                          " instead.");
+    if constexpr (is_complex_v<V>) {
+        // A complex tensor's norms are those of its moduli, real as PyTorch's (complex tensors
+        // never require grad, so nothing records through abs).
+        return norm_impl(tenet::abs(x), p, dims, keepdim, vector_norm);
+    } else {
+        if constexpr (!FloatingElement<V>) {
+            if (vector_norm)
+                fail<dtype_error>("linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
+                                  dtype_of<V>);
+            fail<dtype_error>("norm(): input dtype should be either floating point or complex. Got ", dtype_of<V>,
+                              " instead.");
+        }
+        return with_node(x, op, [&](const auto& e) {
+            const ReducePlan plan = plan_reduction(e.shape(), dims, keepdim, op);
+            auto result = norm_values(e, p, plan, op, vector_norm);
+            record_value_reduction<ReduceKind::Norm>(e, result, plan, p,
+                                   vector_norm ? "LinalgVectorNormBackward0" : "NormBackward1");
+            return result;
+        });
     }
-    return with_node(x, op, [&](const auto& e) {
-        const ReducePlan plan = plan_reduction(e.shape(), dims, keepdim, op);
-        auto result = norm_values(e, p, plan, op, vector_norm);
-        record_value_reduction<ReduceKind::Norm>(e, result, plan, p,
-                               vector_norm ? "LinalgVectorNormBackward0" : "NormBackward1");
-        return result;
-    });
 }
 
 }  // namespace detail
@@ -529,7 +535,8 @@ auto aminmax(const X& x, std::optional<int64_t> dim = std::nullopt, bool keepdim
     return r;
 }
 
-/// torch.norm: the p-norm (p = 2, 1, 0, +-inf or any p) of all elements or along dims.
+/// torch.norm: the p-norm (p = 2, 1, 0, +-inf or any p) of all elements or along dims; of a
+/// complex tensor, the norm of its moduli (real: float32 for complex64, float64 for complex128).
 template <expr::TensorOperand X>
 auto norm(const X& x, double p = 2) {
     return detail::norm_impl(x, p, std::nullopt, false, false);
@@ -542,7 +549,8 @@ template <expr::TensorOperand X>
 auto norm(const X& x, double p, const IntArray& dims, bool keepdim = false) {
     return detail::norm_impl(x, p, dims, keepdim, false);
 }
-/// torch.linalg.vector_norm(x, ord, dim, keepdim): as norm, but +-inf of an empty input throws.
+/// torch.linalg.vector_norm(x, ord, dim, keepdim): as norm (complex input too, real result), but
+/// +-inf of an empty input throws.
 template <expr::TensorOperand X>
 auto vector_norm(const X& x, double ord = 2, const std::optional<IntArray>& dims = std::nullopt,
                  bool keepdim = false) {
