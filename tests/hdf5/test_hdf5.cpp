@@ -301,7 +301,8 @@ TEST_CASE("load_h5 of a compound that is not h5py's complex is a dtype_error nam
         {"three", "compound {r: 32-bit float, i: 32-bit float, x: 32-bit float}"},
         {"names", "compound {re: 32-bit float, im: 32-bit float}"},
         {"order", "compound {i: 32-bit float, r: 32-bit float}"}};
-    for (const auto& [name, type] : cases) {
+    for (const auto& [dataset, type] : cases) {
+        const std::string name = dataset;  // a lambda cannot capture a structured binding (Clang 14)
         INFO(name);
         check_error<dtype_error>([&] { load_h5(data_file("complex.h5"), name); },
                                  {"complex.h5", "dataset '/" + std::string(name) + "'", std::string("type ") + type,
