@@ -281,8 +281,7 @@ TENET_FIXED GradientList meta_leaf_gradients(std::span<const TensorBase* const> 
     GradientList out(leaves.size());
     for (size_t k = 0; k < leaves.size(); ++k)
         if (reaches[k] && edges[k].valid())
-            out[k] = TensorBase(detail::make_contiguous_impl(leaves[k]->sizes(), leaves[k]->dtype(),
-                                                             Device(DeviceType::Meta)));
+            out[k] = detail::meta_result(leaves[k]->sizes(), leaves[k]->dtype());
     return out;
 }
 #endif

@@ -27,9 +27,12 @@ namespace tenet::inline TENET_ABI::detail {
 inline bool is_meta_device(const std::optional<Device>& device) { return device && device->is_meta(); }
 
 /// A fresh contiguous meta tensor of `sizes`: no data, the geometry of a fresh host result.
+inline TensorBase meta_result(const IntArray& sizes, DType dtype) {
+    return TensorBase(make_contiguous_impl(sizes, dtype, Device(DeviceType::Meta)));
+}
 template <class T>
 Tensor<T> meta_result(const IntArray& sizes) {
-    return Tensor<T>(make_contiguous_impl(sizes, dtype_of<T>, Device(DeviceType::Meta)));
+    return Tensor<T>(meta_result(sizes, dtype_of<T>).impl_ptr());
 }
 
 }  // namespace tenet::detail

@@ -218,23 +218,34 @@ inline bool is_h5py_bool(hid_t type) {
     return ok;
 }
 
+/// Calls f(i, name, member) for the members of compound `type` in order until f returns false:
+/// `name` the member's name (null if HDF5 gives none), `member` its type (negative if HDF5 fails);
+/// both are released after each call.
+template <class F>
+void for_each_member(hid_t type, F&& f) {
+    for (int i = 0, n = H5Tget_nmembers(type); i < n; ++i) {
+        char* name = H5Tget_member_name(type, static_cast<unsigned>(i));
+        const hid_t member = H5Tget_member_type(type, static_cast<unsigned>(i));
+        const bool more = f(i, static_cast<const char*>(name), member);
+        if (name) H5free_memory(name);
+        if (member >= 0) H5Tclose(member);
+        if (!more) return;
+    }
+}
+
 /// A compound's member names and types, in order ("{a: signed 32-bit integer, b: 64-bit float}"),
 /// for messages (the first 8; nested compounds described the same way).
 inline std::string describe(hid_t type);
 inline std::string describe_members(hid_t type) {
-    const int n = H5Tget_nmembers(type);
     std::string text = "{";
-    for (int i = 0; i < n; ++i) {
+    for_each_member(type, [&](int i, const char* name, hid_t member) {
         if (i == 8) {
-            text += ", ... (" + std::to_string(n) + " members)";
-            break;
+            text += ", ... (" + std::to_string(H5Tget_nmembers(type)) + " members)";
+            return false;
         }
-        char* name = H5Tget_member_name(type, static_cast<unsigned>(i));
-        const hid_t member = H5Tget_member_type(type, static_cast<unsigned>(i));
         text += (i ? ", " : "") + std::string(name ? name : "?") + ": " + (member >= 0 ? describe(member) : "?");
-        if (name) H5free_memory(name);
-        if (member >= 0) H5Tclose(member);
-    }
+        return true;
+    });
     return text + "}";
 }
 
@@ -265,17 +276,14 @@ inline std::optional<ScalarType> dtype_for(hid_t type);
 inline std::optional<ScalarType> complex_dtype_for(hid_t type) {
     if (H5Tget_nmembers(type) != 2) return std::nullopt;
     std::optional<ScalarType> parts[2];
-    bool names = true;
-    for (unsigned i = 0; i < 2; ++i) {
-        char* name = H5Tget_member_name(type, i);
+    bool names = true, members = true;
+    for_each_member(type, [&](int i, const char* name, hid_t member) {
         names = names && name && std::strcmp(name, i == 0 ? "r" : "i") == 0;
-        if (name) H5free_memory(name);
-        const hid_t member = H5Tget_member_type(type, i);
-        if (member < 0) return std::nullopt;
+        if (member < 0) return members = false;
         if (H5Tget_class(member) == H5T_FLOAT) parts[i] = dtype_for(member);
-        H5Tclose(member);
-    }
-    if (!names || parts[0] != parts[1]) return std::nullopt;
+        return true;
+    });
+    if (!members || !names || parts[0] != parts[1]) return std::nullopt;
     if (parts[0] == ScalarType::Float32) return ScalarType::ComplexFloat;
     if (parts[0] == ScalarType::Float64) return ScalarType::ComplexDouble;
     return std::nullopt;  // float16 parts: NumPy and tenet have no complex32

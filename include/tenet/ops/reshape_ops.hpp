@@ -322,7 +322,7 @@ inline Tensor<int64_t> repeat_interleave(const Tensor<int64_t>& repeats) {
     }
     Tensor<int64_t> t = empty<int64_t>({static_cast<int64_t>(out.size())});
     std::copy(out.begin(), out.end(), t.data_ptr());
-    return repeats.is_cpu() ? t : t.to(repeats.device());
+    return t.to(repeats.device());  // itself on the host
 }
 
 /// repeats per element along dim: a 1-D int64 tensor of dim's size (or of one element), on any
@@ -343,7 +343,7 @@ Tensor<T> repeat_interleave(const Tensor<T>& x, const Tensor<int64_t>& repeats,
         detail::fail<value_error>(op, ": repeats must have the same size as input along dim (repeats ", repeats.sizes(),
                                   ", input ", x.sizes(), ", dim ", d, ")");
     const Tensor<int64_t> index = repeat_interleave(repeats);
-    return index_select(t, d, index.device() == t.device() ? index : index.to(t.device()));
+    return index_select(t, d, index.to(t.device()));
 }
 
 /// torch.rot90: x rotated k quarter turns from dims[0] towards dims[1].
